@@ -1,0 +1,1 @@
+"""Browser tools for agenthost: a real Chromium through Playwright, with stealth and element refs."""

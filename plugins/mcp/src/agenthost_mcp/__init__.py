@@ -1,0 +1,1 @@
+"""MCP client plugin for agenthost: mount other MCP servers' tools."""
