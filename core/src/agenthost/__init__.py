@@ -15,12 +15,14 @@ hookimpl = pluggy.HookimplMarker("agenthost")
 
 __version__ = "0.1.0"
 
+# Imported eagerly (it is light) so that the name `tool` is the decorator, not
+# the submodule `agenthost.tool` that importing it would otherwise expose.
+from agenthost.tool import Tool, tool  # noqa: E402
+
 _EXPORTS = {
     "Host": "agenthost.host",
     "Session": "agenthost.host",
     "Frontend": "agenthost.host",
-    "Tool": "agenthost.tool",
-    "tool": "agenthost.tool",
     "ToolContext": "agenthost.context",
     "CallInfo": "agenthost.context",
     "ToolResult": "agenthost.results",
@@ -39,7 +41,7 @@ _EXPORTS = {
     "Section": "agenthost.config",
 }
 
-__all__ = ["hookimpl", "__version__", *_EXPORTS]
+__all__ = ["Tool", "__version__", "hookimpl", "tool", *_EXPORTS]
 
 
 def __getattr__(name: str) -> Any:
@@ -65,4 +67,3 @@ if TYPE_CHECKING:
     )
     from agenthost.host import Frontend, Host, Session
     from agenthost.results import ImageBlock, JsonBlock, TextBlock, ToolError, ToolResult
-    from agenthost.tool import Tool, tool

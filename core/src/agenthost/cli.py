@@ -179,9 +179,8 @@ def cmd_call(args: argparse.Namespace) -> int:
     from agenthost.terminal import TerminalFrontend
 
     async def run() -> Any:
-        async with host:
-            async with host.session(frontend=TerminalFrontend.if_interactive()) as session:
-                return await session.call(args.tool, arguments, timeout=args.timeout)
+        async with host, host.session(frontend=TerminalFrontend.if_interactive()) as session:
+            return await session.call(args.tool, arguments, timeout=args.timeout)
 
     result = run_until_signal(run())
     if args.json:

@@ -34,7 +34,7 @@ class CallInfo:
 class ToolContext:
     """Passed to a tool that declares a ``ctx`` parameter."""
 
-    __slots__ = ("host", "session", "call_id", "tool")
+    __slots__ = ("call_id", "host", "session", "tool")
 
     def __init__(self, host: Host, session: Session, call_id: str, tool: Tool) -> None:
         self.host = host

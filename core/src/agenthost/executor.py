@@ -96,10 +96,7 @@ async def _run(
         kwargs = tool.prepare(call.arguments)
         if tool.takes_context:
             kwargs = {**kwargs, "ctx": ToolContext(host, session, call.call_id, tool)}
-        if tool.is_async:
-            work = tool.fn(**kwargs)
-        else:
-            work = asyncio.to_thread(tool.fn, **kwargs)
+        work = tool.fn(**kwargs) if tool.is_async else asyncio.to_thread(tool.fn, **kwargs)
         async with deadline:
             value = await work
         return ToolResult(ok=True, content=to_content(value))

@@ -20,7 +20,7 @@ hookspec = pluggy.HookspecMarker("agenthost")
 
 
 @hookspec
-def agenthost_register_tools(register: Any, config: Any) -> None:
+def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
     """Register this plugin's tools.
 
     :param register: call ``register(tool_or_function)`` for each tool; a plain
@@ -30,6 +30,9 @@ def agenthost_register_tools(register: Any, config: Any) -> None:
     :param config: the host's ``Config``; ``config.section(name, Model)``
         validates this plugin's ``[plugins.<name>]`` table, ``config.workspace``
         and ``config.state_dir`` are the resolved folders.
+    :param host: the ``Host`` being loaded, for plugins that add or remove
+        tools later (``host.add_tool``, ``host.remove_tool``) or register a tool
+        only when a service hook exists (``host.plugins.has(...)``).
     """
 
 

@@ -165,7 +165,7 @@ class Host:
         self.plugins.load_installed(only, disable)
         for obj in hooks:
             self.plugins.add(obj)
-        self.plugins.register_tools(self.registry, self.config)
+        self.plugins.register_tools(self.registry, self.config, self)
 
     # -- the registry ---------------------------------------------------------
 

@@ -131,12 +131,13 @@ class Plugins:
         if self.pm.get_plugin(name) is not None:
             self.pm.unregister(name=name)
 
-    def register_tools(self, registry: Registry, config: Any) -> None:
+    def register_tools(self, registry: Registry, config: Any, host: Any) -> None:
         for impl in self.pm.hook.agenthost_register_tools.get_hookimpls():
             name = impl.plugin_name
             info = self.infos.setdefault(name, PluginInfo(name))
             try:
-                impl.function(**_arguments(impl, register=Registrar(registry, name, info), config=config))
+                registrar = Registrar(registry, name, info)
+                impl.function(**_arguments(impl, register=registrar, config=config, host=host))
             except Exception as e:
                 self.fail(name, f"register_tools failed: {one_line(e)}", registry)
                 continue
