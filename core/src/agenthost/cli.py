@@ -32,11 +32,21 @@ class _Parser(argparse.ArgumentParser):
 def build_parser() -> argparse.ArgumentParser:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--workspace", metavar="DIR", default=".", help="the workspace folder (default: .)")
-    common.add_argument("--config", metavar="FILE", help="config file (default: $AGENTHOST_CONFIG, then <workspace>/agenthost.toml)")
+    common.add_argument(
+        "--config",
+        metavar="FILE",
+        help="config file (default: $AGENTHOST_CONFIG, then <workspace>/agenthost.toml)",
+    )
 
     parser = _Parser(prog="agenthost", description="A plugin-based tool host for LLM agents.")
     parser.add_argument("--version", action="version", version=f"agenthost {__version__}")
-    parser.add_argument("--log-level", default="warning", choices=["debug", "info", "warning", "error"], type=str.lower, help="log level for messages on stderr (default: warning)")
+    parser.add_argument(
+        "--log-level",
+        default="warning",
+        choices=["debug", "info", "warning", "error"],
+        type=str.lower,
+        help="log level for messages on stderr (default: warning)",
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     tools = commands.add_parser("tools", parents=[common], help="list the available tools")
@@ -51,7 +61,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     call.add_argument("tool", help="the tool's name")
     call.add_argument("arguments", nargs="?", help='a JSON object, e.g. \'{"path": "README.md"}\'')
-    call.add_argument("--arg", action="append", default=[], metavar="KEY=VALUE", help="one argument; repeatable")
+    call.add_argument(
+        "--arg", action="append", default=[], metavar="KEY=VALUE", help="one argument; repeatable"
+    )
     call.add_argument("--json", action="store_true", help="print the whole ToolResult as JSON")
     call.add_argument("--timeout", type=float, metavar="SECONDS", help="time limit for this call")
 
@@ -70,7 +82,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--plugins", help="only these plugins, comma-separated")
     serve.add_argument("--tools", help="only tools matching these patterns, comma-separated")
 
-    commands.add_parser("doctor", parents=[common], help="show which optional pieces are present and how to add the rest")
+    commands.add_parser(
+        "doctor", parents=[common], help="show which optional pieces are present and how to add the rest"
+    )
     return parser
 
 
@@ -118,13 +132,26 @@ def cmd_tools(args: argparse.Namespace) -> int:
     host = _host(args)
     tools = sorted(host.tools.values(), key=lambda t: t.name)
     if args.json:
-        print(json.dumps([
-            {"name": t.name, "plugin": t.plugin, "level": t.level, "description": t.description, "annotations": t.annotations}
-            for t in tools
-        ], indent=2))
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": t.name,
+                        "plugin": t.plugin,
+                        "level": t.level,
+                        "description": t.description,
+                        "annotations": t.annotations,
+                    }
+                    for t in tools
+                ],
+                indent=2,
+            )
+        )
         return 0
     if not tools:
-        print("no tools: install a plugin, e.g. pip install agenthost-fs (agenthost plugins shows what loaded)")
+        print(
+            "no tools: install a plugin, e.g. pip install agenthost-fs (agenthost plugins shows what loaded)"
+        )
         return 0
     width = max(len(t.name) for t in tools)
     for t in tools:
@@ -158,9 +185,11 @@ def parse_call_arguments(text: str | None, pairs: list[str]) -> dict[str, Any]:
         try:
             parsed = json.loads(text)
         except json.JSONDecodeError as e:
-            raise UsageError(f"arguments are not valid JSON ({e.msg} at column {e.colno}); pass a JSON object like '{{\"path\": \"README.md\"}}'") from None
+            raise UsageError(
+                f'arguments are not valid JSON ({e.msg} at column {e.colno}); pass a JSON object like \'{{"path": "README.md"}}\''
+            ) from None
         if not isinstance(parsed, dict):
-            raise UsageError("arguments must be a JSON object like '{\"path\": \"README.md\"}'")
+            raise UsageError('arguments must be a JSON object like \'{"path": "README.md"}\'')
         arguments.update(parsed)
     for pair in pairs:
         key, sep, value = pair.partition("=")

@@ -87,9 +87,7 @@ async def _checked_run(
     return await _run(host, session, tool, call, timeout)
 
 
-async def _run(
-    host: Host, session: Session, tool: Tool, call: CallInfo, timeout: float | None
-) -> ToolResult:
+async def _run(host: Host, session: Session, tool: Tool, call: CallInfo, timeout: float | None) -> ToolResult:
     limit = timeout or tool.timeout_s or host.config.host.timeout_s
     deadline = asyncio.timeout(limit)
     try:
@@ -130,8 +128,10 @@ def to_content(value: Any) -> list[Block]:
         return [TextBlock(value)]
     if isinstance(value, (TextBlock, ImageBlock, JsonBlock)):
         return [value]
-    if isinstance(value, (list, tuple)) and value and all(
-        isinstance(v, (TextBlock, ImageBlock, JsonBlock)) for v in value
+    if (
+        isinstance(value, (list, tuple))
+        and value
+        and all(isinstance(v, (TextBlock, ImageBlock, JsonBlock)) for v in value)
     ):
         return list(value)
     if hasattr(value, "model_dump"):

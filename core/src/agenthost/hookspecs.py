@@ -70,9 +70,7 @@ def agenthost_tools_changed(host: Any, added: list[str], removed: list[str]) -> 
 
 
 @hookspec(firstresult=True)
-def agenthost_ask_user(
-    question: str, options: list[str] | None, multi_select: bool, session: Any
-) -> Any:
+def agenthost_ask_user(question: str, options: list[str] | None, multi_select: bool, session: Any) -> Any:
     """Ask the person a question; return the answer (a string, or a list of
     strings for ``multi_select``), or None when this implementation cannot ask.
 
@@ -96,9 +94,7 @@ def agenthost_permission_request(tool: str, arguments: dict, rule: str, session:
 
 
 @hookspec(firstresult=True)
-def agenthost_run_subagent(
-    description: str, prompt: str, subagent_type: str | None, session: Any
-) -> Any:
+def agenthost_run_subagent(description: str, prompt: str, subagent_type: str | None, session: Any) -> Any:
     """Run a sub-agent on ``prompt`` and return its final answer as text.
 
     :param description: a short description of the task.
@@ -118,9 +114,7 @@ def agenthost_compact(focus: str | None, session: Any) -> Any:
 
 
 @hookspec(firstresult=True)
-def agenthost_run_command(
-    command: str, cwd: str | None, timeout_s: float | None, session: Any
-) -> Any:
+def agenthost_run_command(command: str, cwd: str | None, timeout_s: float | None, session: Any) -> Any:
     """Run a shell command under the host's shell rules and return a dict
     ``{"stdout", "stderr", "exit_code", "timed_out"}``.
 

@@ -31,9 +31,7 @@ class Frontend:
     """What a front end (terminal, MCP client) can do for a session: ask the
     person. Each method returns None when it cannot ask."""
 
-    async def ask_user(
-        self, question: str, options: list[str] | None, multi_select: bool
-    ) -> Any:
+    async def ask_user(self, question: str, options: list[str] | None, multi_select: bool) -> Any:
         return None
 
     async def permission_request(self, tool: str, arguments: dict[str, Any], rule: str) -> bool | None:
@@ -158,8 +156,10 @@ class Host:
         self._load(plugins, hooks)
 
     def _load(self, plugins: Iterable[str] | None, hooks: Iterable[Any]) -> None:
-        only = list(plugins) if plugins is not None else (
-            split_names(os.environ.get("AGENTHOST_PLUGINS")) or self.config.host.load or None
+        only = (
+            list(plugins)
+            if plugins is not None
+            else (split_names(os.environ.get("AGENTHOST_PLUGINS")) or self.config.host.load or None)
         )
         disable = split_names(os.environ.get("AGENTHOST_DISABLE_PLUGINS")) + self.config.host.disable
         self.plugins.load_installed(only, disable)

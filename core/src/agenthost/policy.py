@@ -53,8 +53,7 @@ class Policy:
         self.settings = settings
         self.root = workspace_root
         self.rules: dict[str, list[Rule]] = {
-            effect: [parse_rule(r) for r in getattr(settings, effect)]
-            for effect in ("deny", "ask", "allow")
+            effect: [parse_rule(r) for r in getattr(settings, effect)] for effect in ("deny", "ask", "allow")
         }
 
     def decide(self, tool: Tool, arguments: dict[str, Any]) -> PolicyDecision:

@@ -24,7 +24,9 @@ class TerminalFrontend(Frontend):
         for i, option in enumerate(options or [], 1):
             lines.append(f"  {i}. {option}")
         if options:
-            lines.append("answer with a number" + (" or several, comma-separated" if multi_select else "") + ": ")
+            lines.append(
+                "answer with a number" + (" or several, comma-separated" if multi_select else "") + ": "
+            )
         else:
             lines.append("> ")
         answer = (await self._input("\n".join(lines))).strip()

@@ -44,9 +44,7 @@ class Tool:
 
     def __post_init__(self) -> None:
         if not TOOL_NAME.match(self.name):
-            raise ValueError(
-                f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-'"
-            )
+            raise ValueError(f"tool name {self.name!r} must be 1-64 letters, digits, '_' or '-'")
         if self.level not in LEVELS:
             raise ValueError(f"tool {self.name}: level must be one of {', '.join(LEVELS)}")
         if self.read_only is None:
