@@ -96,7 +96,9 @@ def handle() -> list:
 @tool(level="write", path_args=("path",))
 def write_note(path: str, content: str, ctx: ToolContext) -> str:
     """Write a note."""
-    ctx.resolve_path(path, write=True).write_text(content)
+    target = ctx.resolve_path(path, write=True)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(content)
     return "written"
 
 

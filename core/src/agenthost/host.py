@@ -146,7 +146,7 @@ class Host:
         self.workspace = Workspace(root, restrict=self.config.host.restrict_to_workspace, protected=protected)
         self.registry = Registry()
         self.registry.listeners.append(self._announce)
-        self.policy = Policy(self.config.policy, str(root))
+        self.policy = Policy(self.config.policy, str(root), self.config.source)
         self.audit = AuditLog(self.config.state_dir / "audit") if self.config.audit.enabled else None
         self.plugins = Plugins()
         self._sessions: set[Session] = set()

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from agenthost.config import Decision, PolicySettings
+from agenthost.errors import ConfigError
 from agenthost.tool import Tool
 
 _STRICTNESS: dict[str, int] = {"allow": 0, "ask": 1, "deny": 2}
@@ -49,12 +50,15 @@ def parse_rule(text: str) -> Rule:
 
 
 class Policy:
-    def __init__(self, settings: PolicySettings, workspace_root: str) -> None:
+    def __init__(self, settings: PolicySettings, workspace_root: str, source: str = "the config") -> None:
         self.settings = settings
         self.root = workspace_root
-        self.rules: dict[str, list[Rule]] = {
-            effect: [parse_rule(r) for r in getattr(settings, effect)] for effect in ("deny", "ask", "allow")
-        }
+        self.rules: dict[str, list[Rule]] = {}
+        for effect in ("deny", "ask", "allow"):
+            try:
+                self.rules[effect] = [parse_rule(r) for r in getattr(settings, effect)]
+            except ValueError as e:
+                raise ConfigError(f"{source}: policy.{effect}: {e}") from None
 
     def decide(self, tool: Tool, arguments: dict[str, Any]) -> PolicyDecision:
         default = getattr(self.settings.levels, tool.level)
