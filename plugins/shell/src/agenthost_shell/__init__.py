@@ -1,1 +1,38 @@
-"""Shell tools for agenthost: bash with background processes, process-tree reaping, an optional bubblewrap sandbox."""
+"""Shell tools for agenthost: bash with background processes, process-tree
+reaping, a danger screen and an optional bubblewrap sandbox."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agenthost import hookimpl
+
+from agenthost_shell.manager import ProcessManager, close_managers_of
+from agenthost_shell.settings import ShellSettings
+from agenthost_shell.tools import bash, bash_kill, bash_list, bash_output, remember_settings, run_command
+
+__all__ = ["ProcessManager", "ShellSettings", "bash", "bash_kill", "bash_list", "bash_output"]
+
+
+@hookimpl
+def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
+    remember_settings(host, config.section("shell", ShellSettings))
+    for item in (bash, bash_output, bash_kill, bash_list):
+        register(item)
+
+
+@hookimpl
+def agenthost_run_command(command: str, cwd: str | None, timeout_s: float | None, session: Any) -> Any:
+    return run_command(command, cwd, timeout_s, session)
+
+
+@hookimpl
+async def agenthost_host_shutdown(host: Any) -> None:
+    await close_managers_of(host)
+
+
+@hookimpl
+def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
+    from agenthost_shell.sandbox import doctor_rows
+
+    return doctor_rows(config.section("shell", ShellSettings))

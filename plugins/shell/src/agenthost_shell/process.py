@@ -1,0 +1,401 @@
+"""One shell process, its reader thread, and stopping whole process trees.
+
+Each command runs as ``<shell> -c <command>`` in a new session, so its process
+group id is its pid. A reader thread drains both pipes continuously (a chatty
+process never blocks on a full pipe) into bounded buffers and notices the
+exit through a pidfd. Every child carries ``AGENTHOST_SHELL_TAG`` in its
+environment, and the reader remembers the descendants it sees, so a tree is
+found again even after children called ``setsid`` and were orphaned.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import fcntl
+import os
+import selectors
+import signal
+import subprocess
+import threading
+import time
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from agenthost_shell.buffer import OutputBuffer
+
+if TYPE_CHECKING:
+    import psutil
+
+TAG_VAR = "AGENTHOST_SHELL_TAG"
+CHUNK = 1 << 20
+PIPE_SIZE = 1 << 20
+SNAPSHOT_INTERVAL_S = 0.5
+_F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
+_MAX_REMEMBERED = 4096
+
+
+class ShellProcess:
+    """A started command: its buffers, status and tree."""
+
+    def __init__(
+        self,
+        id: str,
+        command: str,
+        argv: list[str],
+        cwd: str,
+        env: dict[str, str],
+        tag: str,
+        head_bytes: int,
+        tail_bytes: int,
+        background: bool,
+    ) -> None:
+        self.id = id
+        self.command = command
+        self.background = background
+        self.tag = tag
+        self.started_at = time.time()
+        self._started = time.monotonic()
+        self.ended_at: float | None = None
+        self.exit_code: int | None = None
+        self.stopped_by: str | None = None  # "bash_kill", "timeout", "session end"...
+        self.stdout = OutputBuffer(head_bytes, tail_bytes)
+        self.stderr = OutputBuffer(head_bytes, tail_bytes)
+        self.remembered: dict[int, float] = {}  # descendant pid -> create time
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
+        self.popen = subprocess.Popen(
+            argv,
+            cwd=cwd,
+            env={**env, TAG_VAR: tag},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+            close_fds=True,
+            bufsize=0,
+        )
+        self.pid = self.popen.pid
+        self._thread = threading.Thread(target=self._pump, name=f"agenthost-shell-{id}", daemon=True)
+        self._thread.start()
+
+    # -- status -------------------------------------------------------------
+
+    @property
+    def exited(self) -> bool:
+        return self._done.is_set()
+
+    @property
+    def status(self) -> str:
+        if not self._done.is_set():
+            return "running"
+        return "killed" if self.stopped_by else "exited"
+
+    @property
+    def duration_s(self) -> float:
+        end = self.ended_at if self.ended_at is not None else time.time()
+        return max(0.0, end - self.started_at)
+
+    def describe_exit(self) -> str:
+        code = self.exit_code
+        if code is None:
+            return "still running"
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"killed by {name}" + (f" ({self.stopped_by})" if self.stopped_by else "")
+        return f"exit code {code}"
+
+    async def wait(self, timeout: float | None) -> bool:
+        """Wait for the shell to exit; False when ``timeout`` passed first."""
+        if self._done.is_set():
+            return True
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[None] = loop.create_future()
+        with self._lock:
+            if self._done.is_set():
+                return True
+            self._waiters.append((loop, future))
+        try:
+            await asyncio.wait_for(future, timeout)
+            return True
+        except TimeoutError:
+            return False
+        finally:
+            with self._lock, contextlib.suppress(ValueError):
+                self._waiters.remove((loop, future))
+
+    def wait_sync(self, timeout: float | None) -> bool:
+        return self._done.wait(timeout)
+
+    def has_leftovers(self) -> bool:
+        """Whether processes the command started are still alive after the
+        shell itself exited (cheap: its process group, and descendants seen)."""
+        try:
+            os.killpg(self.pid, 0)
+            return True
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            return True
+        return bool(self.remembered) and any(_alive_pid(p, t) for p, t in list(self.remembered.items()))
+
+    # -- the reader thread ----------------------------------------------------
+
+    def _pump(self) -> None:
+        sel = selectors.DefaultSelector()
+        pipes = {}
+        for stream, buffer in ((self.popen.stdout, self.stdout), (self.popen.stderr, self.stderr)):
+            assert stream is not None
+            fd = stream.fileno()
+            with contextlib.suppress(OSError):
+                fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
+            os.set_blocking(fd, False)
+            sel.register(fd, selectors.EVENT_READ, buffer)
+            pipes[fd] = buffer
+        pidfd: int | None = None
+        try:
+            pidfd = os.pidfd_open(self.pid)
+            sel.register(pidfd, selectors.EVENT_READ, None)
+        except (AttributeError, OSError):
+            pidfd = None
+        next_snapshot = time.monotonic() + SNAPSHOT_INTERVAL_S
+        try:
+            while pipes or not self._done.is_set():
+                timeout = SNAPSHOT_INTERVAL_S if pidfd is not None or self._done.is_set() else 0.05
+                for key, _ in sel.select(timeout):
+                    if key.data is None:
+                        sel.unregister(key.fd)
+                        os.close(key.fd)
+                        pidfd = None
+                        self._on_exit(sel, pipes)
+                    else:
+                        self._read(key.fd, sel, pipes)
+                if not self._done.is_set() and pidfd is None and self.popen.poll() is not None:
+                    self._on_exit(sel, pipes)
+                if self._done.is_set() and not self.background:
+                    break  # the caller reaps leftovers; their late output is not waited for
+                now = time.monotonic()
+                if now >= next_snapshot:
+                    next_snapshot = now + SNAPSHOT_INTERVAL_S
+                    self._remember_tree()
+        except Exception:  # the reader must never die silently with a live child
+            if not self._done.is_set():
+                with contextlib.suppress(Exception):
+                    self.popen.wait()
+                self._mark_done()
+        finally:
+            for fd, buffer in list(pipes.items()):
+                with contextlib.suppress(Exception):
+                    sel.unregister(fd)
+                buffer.closed = True
+            if pidfd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(pidfd)
+            sel.close()
+            for stream in (self.popen.stdout, self.popen.stderr):
+                with contextlib.suppress(OSError):
+                    stream.close()  # type: ignore[union-attr]
+
+    def _read(self, fd: int, sel: selectors.BaseSelector, pipes: dict[int, OutputBuffer]) -> bool:
+        """One read; False when the pipe had nothing more right now."""
+        try:
+            data = os.read(fd, CHUNK)
+        except BlockingIOError:
+            return False
+        except OSError:
+            data = b""
+        if data:
+            pipes[fd].feed(data)
+            return True
+        sel.unregister(fd)
+        pipes.pop(fd).closed = True
+        return False
+
+    def _on_exit(self, sel: selectors.BaseSelector, pipes: dict[int, OutputBuffer]) -> None:
+        # What the shell wrote before exiting is in the pipes: take it before
+        # anyone is told the process ended. Bounded, since leftovers may still write.
+        budget = 8 * CHUNK
+        for fd in list(pipes):
+            while fd in pipes and budget > 0 and self._read(fd, sel, pipes):
+                budget -= CHUNK
+        self.popen.wait()
+        self._mark_done()
+
+    def _mark_done(self) -> None:
+        self.exit_code = self.popen.returncode
+        self.ended_at = time.time()
+        with self._lock:
+            self._done.set()
+            waiters, self._waiters = self._waiters, []
+        for loop, future in waiters:
+            with contextlib.suppress(RuntimeError):  # that loop is closed
+                loop.call_soon_threadsafe(_resolve, future)
+
+    def _remember_tree(self) -> None:
+        import psutil
+
+        roots: list[psutil.Process] = []
+        if not self._done.is_set():
+            with contextlib.suppress(psutil.Error):
+                roots.append(psutil.Process(self.pid))
+        for pid, created in list(self.remembered.items()):
+            try:
+                proc = psutil.Process(pid)
+                if proc.create_time() == created:
+                    roots.append(proc)
+                    continue
+            except psutil.Error:
+                pass
+            del self.remembered[pid]
+        for root in roots:
+            try:
+                for child in root.children(recursive=True):
+                    with contextlib.suppress(psutil.Error):
+                        if len(self.remembered) < _MAX_REMEMBERED:
+                            self.remembered.setdefault(child.pid, child.create_time())
+            except psutil.Error:
+                continue
+
+
+def _resolve(future: asyncio.Future[None]) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+def _alive_pid(pid: int, created: float) -> bool:
+    import psutil
+
+    try:
+        proc = psutil.Process(pid)
+        return proc.create_time() == created and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _alive(proc: psutil.Process) -> bool:
+    import psutil
+
+    try:
+        return proc.is_running() and proc.status() != psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def find_tree(shells: Iterable[ShellProcess], tag_prefixes: Iterable[str] = ()) -> list[psutil.Process]:
+    """Every live process that belongs to these shells' trees, the shells
+    themselves excluded: members of their process groups and sessions,
+    descendants (of the shells and of remembered descendants), and anything
+    whose environment carries one of the tags."""
+    import psutil
+
+    shells = list(shells)
+    prefixes = tuple(tag_prefixes) + tuple(s.tag for s in shells)
+    live_shells = {s.pid for s in shells if not s.exited}
+    groups = {s.pid for s in shells}
+    remembered = {pid: t for s in shells for pid, t in list(s.remembered.items())}
+    me = os.getpid()
+    parents: dict[int, int] = {}
+    procs: dict[int, psutil.Process] = {}
+    found: set[int] = set()
+    for proc in psutil.process_iter(["ppid"]):
+        pid = proc.pid
+        if pid == me or pid in live_shells:
+            parents[pid] = proc.info["ppid"] or 0
+            continue
+        procs[pid] = proc
+        parents[pid] = proc.info["ppid"] or 0
+        try:
+            if os.getpgid(pid) in groups or os.getsid(pid) in groups:
+                found.add(pid)
+                continue
+        except OSError:
+            continue
+        if pid in remembered:
+            with contextlib.suppress(psutil.Error):
+                if proc.create_time() == remembered[pid]:
+                    found.add(pid)
+                    continue
+        if prefixes:
+            try:
+                tag = proc.environ().get(TAG_VAR, "")
+            except psutil.Error:
+                continue
+            if tag and tag.startswith(prefixes):
+                found.add(pid)
+    # descendants of the shells and of everything found
+    children: dict[int, list[int]] = {}
+    for pid, ppid in parents.items():
+        children.setdefault(ppid, []).append(pid)
+    stack = list(found | live_shells)
+    while stack:
+        for child in children.get(stack.pop(), ()):
+            if child not in found and child in procs:
+                found.add(child)
+                stack.append(child)
+    return [procs[pid] for pid in found if _alive(procs[pid])]
+
+
+def _signal(shells: list[ShellProcess], procs: Iterable[psutil.Process], sig: int) -> None:
+    import psutil
+
+    for shell in shells:
+        if not shell.exited:
+            with contextlib.suppress(OSError):
+                os.killpg(shell.pid, sig)
+    for proc in procs:
+        with contextlib.suppress(psutil.Error, OSError):
+            proc.send_signal(sig)
+            if sig == signal.SIGTERM:
+                proc.send_signal(signal.SIGCONT)  # a stopped process cannot act on SIGTERM
+
+
+def stop_trees(
+    shells: Iterable[ShellProcess],
+    grace_s: float,
+    reason: str,
+    tag_prefixes: Iterable[str] = (),
+) -> dict[str, Any]:
+    """SIGTERM every process of these trees, SIGKILL what is left after
+    ``grace_s``, and repeat for anything forked meanwhile. Blocking: call it
+    in a thread. Returns counts of what was stopped."""
+    shells = list(shells)
+    prefixes = tuple(tag_prefixes)
+    for shell in shells:
+        if not shell.exited and shell.stopped_by is None:
+            shell.stopped_by = reason
+    targets = find_tree(shells, prefixes)
+    running = [s for s in shells if not s.exited]
+    if not targets and not running:
+        return {"terminated": 0, "killed": 0, "survivors": 0}
+    seen = {p.pid for p in targets}
+    _signal(shells, targets, signal.SIGTERM)
+    deadline = time.monotonic() + grace_s
+    while time.monotonic() < deadline:
+        if not any(_alive(p) for p in targets) and all(s.exited for s in running):
+            break
+        time.sleep(0.02)
+    terminated = sum(1 for p in targets if not _alive(p)) + sum(1 for s in running if s.exited)
+    killed = 0
+    for _ in range(20):
+        survivors = [p for p in targets if _alive(p)]
+        fresh = [p for p in find_tree(shells, prefixes) if p.pid not in seen]
+        seen.update(p.pid for p in fresh)
+        survivors += fresh
+        if not survivors and all(s.exited for s in shells):
+            break
+        _signal(shells, survivors, signal.SIGKILL)
+        killed += len(survivors) + sum(1 for s in shells if not s.exited)
+        targets = survivors
+        end = time.monotonic() + 2.0
+        while time.monotonic() < end and (
+            any(_alive(p) for p in survivors) or not all(s.wait_sync(0) for s in shells)
+        ):
+            time.sleep(0.01)
+    for shell in shells:
+        shell.wait_sync(2.0)
+    left = [p for p in find_tree(shells, prefixes) if _alive(p)]
+    return {"terminated": terminated, "killed": killed, "survivors": len(left)}

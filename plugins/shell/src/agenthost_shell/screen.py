@@ -1,0 +1,119 @@
+"""The first screen in front of the shell: danger patterns, an optional
+allow-list, and the environment children inherit.
+
+The screen catches accidents, not attackers (a determined command line can
+always be obfuscated); the bubblewrap sandbox is the real boundary.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from agenthost.errors import Denied
+from agenthost.policy import split_compound
+
+from agenthost_shell.settings import ShellSettings
+
+# Where a command word may stand: the start, after a separator or `sudo`/`exec`.
+_CMD = r"(?:^|[;&|(`]\s*|\$\(\s*|\b(?:sudo|exec|nohup|xargs)\s+(?:-\S+\s+)*)"
+_SYSTEM_DIRS = r"(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|run|sbin|srv|sys|usr|var)"
+_END = r"(?=$|[\s;&|)`])"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    name: str
+    pattern: re.Pattern[str]
+    why: str
+
+
+def _rule(name: str, pattern: str, why: str) -> Rule:
+    return Rule(name, re.compile(pattern, re.I), why)
+
+
+# Seed 003's DANGEROUS_PATTERNS and nanobot's exec guard, narrowed where the
+# originals refuse everyday work (nanobot refuses every `rm -rf build`, and a
+# bare `\bformat\b` refuses `git log --format=...`).
+BUILTIN_RULES: tuple[Rule, ...] = (
+    _rule(
+        "rm-recursive-root",
+        r"\brm\s+(?:-\S+\s+)*(?:-[a-z]*r[a-z]*|--recursive)\s+(?:-\S+\s+)*"
+        rf"[\"']?(?:/+\*?|/+{_SYSTEM_DIRS}/*\*?|~/*\*?|\$\{{?HOME\}}?/*\*?|\.\./*|\*)[\"']?{_END}",
+        "recursive delete of /, a system folder, the home folder or everything here",
+    ),
+    _rule("rm-no-preserve-root", r"--no-preserve-root\b", "rm --no-preserve-root"),
+    _rule("mkfs", r"\bmkfs(?:\.\w+)?\b", "formats a file system"),
+    _rule("dd-if", r"\bdd\s+if=", "raw disk copy (dd if=...)"),
+    _rule(
+        "raw-device-write",
+        r">\s*/dev/(?:sd|hd|vd|xvd|nvme|mmcblk|disk|mem|kmem|port)",
+        "writes to a raw disk or memory device",
+    ),
+    _rule("wipefs", rf"{_CMD}(?:wipefs|shred\s+(?:-\S+\s+)*/dev/)", "wipes a disk"),
+    _rule(
+        "power",
+        rf"{_CMD}(?:shutdown|reboot|poweroff|halt|init\s+[06]|systemctl\s+(?:poweroff|reboot|halt|kexec))\b",
+        "shuts down or reboots the machine",
+    ),
+    _rule("fork-bomb", r":\s*\(\)\s*\{.*\}\s*;\s*:", "fork bomb"),
+    _rule(
+        "fork-bomb-named",
+        r"\b(\w+)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}",
+        "fork bomb",
+    ),
+    _rule(
+        "chmod-chown-root",
+        rf"\bch(?:mod|own|grp)\s+(?:-\S+\s+)*-[a-z]*R[a-z]*\s+(?:\S+\s+)?/+{_END}",
+        "recursive permission change of /",
+    ),
+    _rule("windows-format", r"(?:^|[;&|]\s*)(?:format\s+[a-z]:|diskpart\b)", "formats a disk (Windows)"),
+    _rule("windows-del", r"\bdel\s+/[fqs]\b|\brmdir\s+/s\b", "forced recursive delete (Windows)"),
+)
+
+
+def check(command: str, settings: ShellSettings) -> None:
+    """Raise ``Denied`` naming the rule when ``command`` is refused."""
+    if settings.builtin_screen:
+        for rule in BUILTIN_RULES:
+            if rule.pattern.search(command):
+                raise Denied(
+                    f"bash refused this command: safety screen rule {rule.name!r} ({rule.why}); "
+                    "do something narrower, or ask the user to run it"
+                )
+    for i, pattern in enumerate(settings.deny_patterns):
+        if re.search(pattern, command):
+            raise Denied(
+                f"bash refused this command: [plugins.shell] deny_patterns[{i}] {pattern!r} matches it; "
+                "do it another way or ask the user"
+            )
+    if settings.allow_patterns:
+        for part in split_compound(command) or [command]:
+            if not any(re.match(p, part) for p in settings.allow_patterns):
+                raise Denied(
+                    f"bash refused this command: {part!r} matches none of [plugins.shell] allow_patterns "
+                    f"({', '.join(map(repr, settings.allow_patterns))}); use an allowed command"
+                )
+
+
+_SECRET_NAME = re.compile(
+    r"(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)S?$|^AGENTHOST_TOKEN$", re.I
+)
+
+
+def is_secret_name(name: str) -> bool:
+    return _SECRET_NAME.search(name) is not None
+
+
+def child_environment(settings: ShellSettings, source: Mapping[str, str] | None = None) -> dict[str, str]:
+    """``source`` (the host's environment) without secret-looking variables,
+    except those ``env_passthrough`` names."""
+    env = dict(os.environ if source is None else source)
+    keep = settings.env_passthrough
+    for name in [n for n in env if is_secret_name(n)]:
+        if not any(fnmatch.fnmatchcase(name, k) for k in keep):
+            del env[name]
+    return env
