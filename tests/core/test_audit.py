@@ -29,7 +29,17 @@ async def test_thousand_concurrent_calls_give_thousand_records(make_host, worksp
     statuses = [r["status"] for r in found]
     assert statuses.count("ok") == 950 and statuses.count("not_found") == 50
     for record in found:
-        assert set(record) >= {"ts", "call_id", "session", "tool", "arguments", "decision", "status", "duration_ms", "summary"}
+        assert set(record) >= {
+            "ts",
+            "call_id",
+            "session",
+            "tool",
+            "arguments",
+            "decision",
+            "status",
+            "duration_ms",
+            "summary",
+        }
 
 
 async def test_records_hold_decision_and_outcome(make_host, workspace: Path) -> None:

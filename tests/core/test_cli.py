@@ -13,7 +13,9 @@ import pytest
 from .conftest import SITE
 
 
-def agenthost(*args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str = "") -> subprocess.CompletedProcess:
+def agenthost(
+    *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess:
     full_env = {**os.environ, "PYTHONPATH": str(SITE), **(env or {})}
     full_env.pop("AGENTHOST_PLUGINS", None)
     full_env.pop("AGENTHOST_CONFIG", None)
@@ -132,6 +134,14 @@ def test_version_and_help(workspace: Path) -> None:
 
 
 def test_log_level_debug_goes_to_stderr(workspace: Path) -> None:
-    out = agenthost("--log-level", "debug", "call", "greet", '{"name": "x"}', cwd=workspace, env={"AGENTHOST_PLUGINS": "sample,broken"})
+    out = agenthost(
+        "--log-level",
+        "debug",
+        "call",
+        "greet",
+        '{"name": "x"}',
+        cwd=workspace,
+        env={"AGENTHOST_PLUGINS": "sample,broken"},
+    )
     assert out.stdout == "Hello, x!\n"
     assert "broken" in out.stderr

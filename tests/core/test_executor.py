@@ -11,7 +11,9 @@ from .tools_for_tests import TestTools, events
 
 @pytest.fixture
 async def host(make_host):
-    return await make_host(hooks=[TestTools()], config={"host": {"max_output_chars": 500, "max_image_bytes": 1000}})
+    return await make_host(
+        hooks=[TestTools()], config={"host": {"max_output_chars": 500, "max_image_bytes": 1000}}
+    )
 
 
 async def test_unknown_tool_suggests_closest(host) -> None:

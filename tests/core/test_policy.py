@@ -36,7 +36,12 @@ async def policy_host(make_host, policy: dict, hooks: list | None = None):
 async def test_deny_beats_ask_beats_allow(make_host) -> None:
     host = await policy_host(
         make_host,
-        {"deny": ["run(rm *)"], "ask": ["run(git push *)"], "allow": ["run(*)"], "levels": {"execute": "deny"}},
+        {
+            "deny": ["run(rm *)"],
+            "ask": ["run(git push *)"],
+            "allow": ["run(*)"],
+            "levels": {"execute": "deny"},
+        },
     )
     assert (await host.call("run", {"command": "ls -la"})).ok
     denied = await host.call("run", {"command": "rm -rf build"})
@@ -71,7 +76,9 @@ async def test_path_rules_use_workspace_globs(make_host) -> None:
 
 
 async def test_level_defaults_and_bare_tool_rules(make_host) -> None:
-    host = await policy_host(make_host, {"levels": {"network": "deny"}, "allow": ["fetch(https://docs.example/*)"]})
+    host = await policy_host(
+        make_host, {"levels": {"network": "deny"}, "allow": ["fetch(https://docs.example/*)"]}
+    )
     assert (await host.call("fetch", {"url": "https://docs.example/a"})).ok
     refused = await host.call("fetch", {"url": "https://other.example/"})
     assert refused.error.type == "denied" and "levels.network" in refused.error.message

@@ -60,7 +60,18 @@ def test_nul_bytes_are_refused(layout) -> None:
         ws.resolve("a\0b")
 
 
-LEGIT = ["..foo", "a..b", "with space.txt", "ünïcödé/文件.txt", "sub/../sub/x", ".", "", "inner-link/x", "...", "x/..."]
+LEGIT = [
+    "..foo",
+    "a..b",
+    "with space.txt",
+    "ünïcödé/文件.txt",
+    "sub/../sub/x",
+    ".",
+    "",
+    "inner-link/x",
+    "...",
+    "x/...",
+]
 
 
 @pytest.mark.parametrize("path", LEGIT)
@@ -75,7 +86,9 @@ def test_absolute_paths_inside_are_allowed(layout) -> None:
     assert ws.resolve(str(ws.root / "sub" / "f")) == ws.root / "sub" / "f"
 
 
-@pytest.mark.parametrize("path", ["agenthost.toml", ".agenthost/audit/x.jsonl", ".agenthost", "sub/../agenthost.toml"])
+@pytest.mark.parametrize(
+    "path", ["agenthost.toml", ".agenthost/audit/x.jsonl", ".agenthost", "sub/../agenthost.toml"]
+)
 def test_config_and_state_are_read_only(layout, path: str) -> None:
     ws, _ = layout
     ws.resolve(path)  # reading is fine

@@ -61,3 +61,72 @@ async def make_host(workspace: Path) -> AsyncIterator[HostFactory]:
     yield factory
     for host in reversed(hosts):
         await host.aclose()
+
+
+async def check_conformance(host: Host, name: str, *, run_examples: bool = True) -> list[str]:
+    """What ``name`` gets wrong as an agenthost tool (an empty list: nothing).
+
+    Checks a valid name and description, a valid object schema, that each of
+    the tool's ``examples`` validates (and, with ``run_examples``, runs to a
+    structured result), that unknown arguments are refused as
+    ``invalid_arguments``, and that the definition renders in every format.
+    """
+    from jsonschema import Draft202012Validator
+    from jsonschema.exceptions import SchemaError
+
+    from agenthost import validation
+    from agenthost.formats import FORMATS, definition
+    from agenthost.results import ToolResult
+    from agenthost.tool import LEVELS, TOOL_NAME
+
+    problems: list[str] = []
+    tool = host.tools[name]
+    if not TOOL_NAME.match(tool.name):
+        problems.append(f"name {tool.name!r} is not 1-64 letters, digits, '_' or '-'")
+    if not tool.description.strip():
+        problems.append("no description: the model reads it to decide when to call the tool")
+    if tool.level not in LEVELS:
+        problems.append(f"level {tool.level!r} is not one of {LEVELS}")
+    schema = tool.input_schema
+    try:
+        Draft202012Validator.check_schema(schema)
+    except SchemaError as e:
+        problems.append(f"input schema is not valid JSON Schema: {e.message}")
+        return problems
+    if schema.get("type") != "object":
+        problems.append("input schema must have type 'object'")
+    for prop, sub in schema.get("properties", {}).items():
+        if isinstance(sub, dict) and not (sub.get("description") or "$ref" in sub):
+            problems.append(f"argument {prop!r} has no description")
+    for fmt in FORMATS:
+        try:
+            definition(tool, fmt)
+        except Exception as e:
+            problems.append(f"{fmt} definition fails: {e}")
+    for example in tool.examples:
+        problem = validation.problem(schema, example)
+        if problem:
+            problems.append(f"example {example} does not validate: {problem}")
+        elif run_examples:
+            result = await host.call(name, example)
+            problems.extend(_result_problems(result, f"example {example}", ToolResult))
+    if schema.get("additionalProperties") is False:
+        result = await host.call(name, {"__not_an_argument__": 1})
+        if result.ok or result.error is None or result.error.type != "invalid_arguments":
+            problems.append("an unknown argument was not refused as invalid_arguments")
+    return problems
+
+
+def _result_problems(result: Any, what: str, result_type: type) -> list[str]:
+    if not isinstance(result, result_type):
+        return [f"{what}: did not give a ToolResult"]
+    if result.ok:
+        return []
+    error = result.error
+    if error is None or not error.message.strip():
+        return [f"{what}: failed without an error message"]
+    if "\n" in error.message.strip():
+        return [f"{what}: error message is not one line: {error.message!r}"]
+    if error.type == "tool_error" and " failed: " in error.message:
+        return [f"{what}: raised an unexpected exception ({error.message}); raise ToolFailure with advice instead"]
+    return []
