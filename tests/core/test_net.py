@@ -15,6 +15,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+
 from agenthost.config import Config
 from agenthost.net import (
     BlockedURL,

@@ -119,5 +119,5 @@ async def test_ask_goes_to_the_front_end(make_host) -> None:
 def test_bad_rule_is_a_config_error(workspace) -> None:
     from agenthost import ConfigError, Host
 
-    with pytest.raises(ConfigError, match="policy.deny: policy rule 'not a rule\\(' must look like"):
+    with pytest.raises(ConfigError, match=r"policy.deny: policy rule 'not a rule\(. must look like"):
         Host(workspace, config={"policy": {"deny": ["not a rule("]}}, plugins=[])
