@@ -8,6 +8,7 @@ import select
 import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 from collections.abc import Iterator
@@ -28,48 +29,52 @@ def xvfb() -> Iterator[str]:
     """
     if shutil.which("Xvfb") is None:
         pytest.skip("Xvfb not on PATH (apt-get install xvfb)")
-    read_end, write_end = os.pipe()
-    proc = subprocess.Popen(
-        [
-            "Xvfb",
-            "-displayfd",
-            str(write_end),
-            "-screen",
-            "0",
-            f"{SCREEN[0]}x{SCREEN[1]}x24",
-            "-nolisten",
-            "tcp",
-        ],
-        pass_fds=(write_end,),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        start_new_session=True,
-    )
-    os.close(write_end)
+    argv = [
+        "Xvfb",
+        "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
+        "-nolisten", "tcp",
+        "-noreset",  # else the server resets (pointer and all) whenever its last client leaves
+    ]  # fmt: skip
+    with tempfile.TemporaryFile() as log:  # a file, not a pipe: a full pipe would stall the server
+        read_end, write_end = os.pipe()
+        proc = subprocess.Popen(
+            [*argv, "-displayfd", str(write_end)],
+            pass_fds=(write_end,),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=log,
+            start_new_session=True,
+        )
+        os.close(write_end)
+        number = _read_display_number(read_end, timeout=30)
+        os.close(read_end)
+        try:
+            if not number:
+                proc.kill()
+                proc.wait()
+                log.seek(0)
+                pytest.fail(f"Xvfb did not start: {log.read().decode(errors='replace')[-500:]}")
+            yield ":" + number
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+
+
+def _read_display_number(fd: int, timeout: float) -> str:
     number = b""
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + timeout
     while not number.endswith(b"\n") and time.monotonic() < deadline:
-        ready, _, _ = select.select([read_end], [], [], 0.5)
+        ready, _, _ = select.select([fd], [], [], 0.5)
         if ready:
-            chunk = os.read(read_end, 32)
+            chunk = os.read(fd, 32)
             if not chunk:
                 break
             number += chunk
-    os.close(read_end)
-    if not number.strip():
-        proc.kill()
-        err = proc.communicate()[1].decode(errors="replace")[-500:]
-        pytest.fail(f"Xvfb did not start: {err}")
-    try:
-        yield ":" + number.decode().strip()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    return number.decode().strip()
 
 
 class DesktopApp:

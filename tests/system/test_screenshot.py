@@ -8,8 +8,9 @@ import io
 import random
 
 import pytest
-from agenthost.results import ImageBlock
 from PIL import Image
+
+from agenthost.results import ImageBlock
 
 from .conftest import SCREEN
 

@@ -6,10 +6,10 @@ import asyncio
 import shutil
 from typing import Annotated, Any
 
-from agenthost import NotFound, ToolContext, hookimpl, tool
-from agenthost.results import Block, JsonBlock, TextBlock
 from pydantic import BaseModel, ConfigDict, Field
 
+from agenthost import NotFound, ToolContext, hookimpl, tool
+from agenthost.results import Block, JsonBlock, TextBlock
 from agenthost_system import capture, desktop, environment, reveal, sysinfo
 from agenthost_system.doctor import rows as doctor_rows
 from agenthost_system.settings import SystemSettings

@@ -14,13 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 from agenthost.errors import InvalidArguments, Unavailable
 from agenthost.results import ImageBlock, TextBlock
-
 from agenthost_system import environment
 from agenthost_system.settings import SystemSettings
 
 if TYPE_CHECKING:
-    from agenthost.context import ToolContext
     from PIL import Image
+
+    from agenthost.context import ToolContext
 
 FRAME_STATE = "system.frame"
 

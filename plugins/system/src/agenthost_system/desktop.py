@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Literal
 
 from agenthost.errors import InvalidArguments, ToolFailure, Unavailable
 from agenthost.results import Block, JsonBlock, TextBlock
-
 from agenthost_system import capture, environment
 from agenthost_system.settings import SystemSettings
 

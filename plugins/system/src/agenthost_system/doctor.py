@@ -6,7 +6,6 @@ import shutil
 from typing import Any
 
 from agenthost.errors import ToolFailure
-
 from agenthost_system import capture, environment
 from agenthost_system.settings import SystemSettings
 

@@ -12,7 +12,6 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from agenthost.errors import Unavailable
-
 from agenthost_system.settings import SystemSettings
 
 PLATFORM = sys.platform

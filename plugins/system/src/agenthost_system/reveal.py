@@ -15,7 +15,6 @@ import tempfile
 from pathlib import Path
 
 from agenthost.errors import ToolFailure, Unavailable
-
 from agenthost_system import environment
 from agenthost_system.settings import SystemSettings
 
