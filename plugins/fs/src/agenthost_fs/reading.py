@@ -1,0 +1,372 @@
+"""read_file: numbered line windows read lazily, images as image content,
+PDFs as text, other binary files refused with their size and kind."""
+
+from __future__ import annotations
+
+import base64
+import codecs
+import io
+import os
+import re
+from pathlib import Path
+from typing import IO, Annotated, Any
+
+from pydantic import Field
+
+from agenthost import ImageBlock, InvalidArguments, TextBlock, ToolContext, ToolFailure, Unavailable, tool
+from agenthost_fs.paths import human_size, must_exist, sniff
+from agenthost_fs.settings import settings
+
+HEAD_BYTES = 64 * 1024
+IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
+MAX_SKIP_BYTES = 64 * 1024 * 1024  # past a cut line: how far to look for its end
+CHUNK = 1 << 20
+
+
+@tool(level="read", path_args=("path",))
+def read_file(
+    path: str,
+    start_line: Annotated[int, Field(ge=1)] | None = None,
+    end_line: Annotated[int, Field(ge=1)] | None = None,
+    pages: str | None = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
+) -> Any:
+    """Read a file: text as numbered lines (`cat -n` style), images as image content, PDFs as text.
+
+    Reads only the lines it returns, so a window of a multi-GB file is cheap. Without start_line
+    and end_line it returns the first 2000 lines and says how to read on. Long lines are cut.
+    Other binary files give an error naming their size and kind.
+
+    :param path: the file, relative to the workspace (or absolute inside it)
+    :param start_line: first line to return, 1-based (default 1)
+    :param end_line: last line to return, inclusive (default start_line + 1999)
+    :param pages: PDF pages to return, e.g. "3", "1-5" or "1,4-6" (default: all, up to 50)
+    """
+    real = ctx.resolve_path(path)
+    must_exist(ctx, path, real, "file")
+    if real.is_dir():
+        raise InvalidArguments(f"{path!r} is a folder, not a file; list it with list_dir")
+    if start_line is not None and end_line is not None and end_line < start_line:
+        raise InvalidArguments(f"end_line ({end_line}) is before start_line ({start_line})")
+    opts = settings(ctx)
+    size = real.stat().st_size
+    with open(real, "rb") as f:
+        head = f.read(HEAD_BYTES)
+        kind = sniff(head)
+        if kind and kind[0] in IMAGE_TYPES:
+            return _image(ctx, path, f, head, kind, size)
+        if kind and kind[0] == "application/pdf":
+            return _pdf(ctx, path, real, pages, opts.max_lines)
+        if pages is not None:
+            raise InvalidArguments("pages applies to PDF files only; use start_line and end_line")
+        encoding = detect_encoding(head)
+        if encoding is None:
+            description = kind[1] if kind else "binary data"
+            raise ToolFailure(
+                f"{path!r} is a binary file ({description}, {human_size(size)}); read_file shows text, "
+                "images (png, jpeg, gif, webp) and PDFs only; use file_stat for its details"
+            )
+        f.seek(0)
+        first = start_line or 1
+        last = end_line if end_line is not None else first + opts.max_lines - 1
+        capped = last - first + 1 > opts.max_lines
+        if capped:
+            last = first + opts.max_lines - 1
+        budget = max(1000, ctx.config.host.max_output_chars - 2000)
+        return _text_window(path, f, encoding, first, last, capped, opts.max_line_chars, budget)
+
+
+# -- text ---------------------------------------------------------------------
+
+
+def detect_encoding(head: bytes) -> str | None:
+    """The encoding of a file from its first bytes, or None for binary data."""
+    if head.startswith(codecs.BOM_UTF8):
+        return "utf-8-sig"
+    if head.startswith((codecs.BOM_UTF32_LE, codecs.BOM_UTF32_BE)):
+        return "utf-32"
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return "utf-16"
+    if b"\0" in head:
+        return None
+    try:
+        codecs.getincrementaldecoder("utf-8")().decode(head, final=len(head) < HEAD_BYTES)
+        return "utf-8"
+    except UnicodeDecodeError:
+        pass
+    from charset_normalizer import from_bytes
+
+    best = from_bytes(head).best()
+    if best is None or best.encoding is None:
+        return None
+    return str(best.encoding)
+
+
+def _ascii_compatible(encoding: str) -> bool:
+    try:
+        return "\n".encode(encoding) == b"\n" and not encoding.startswith(("utf_16", "utf_32", "utf-16"))
+    except LookupError:
+        return False
+
+
+def _text_window(
+    path: str,
+    f: IO[bytes],
+    encoding: str,
+    first: int,
+    last: int,
+    capped: bool,
+    max_line_chars: int,
+    budget: int,
+) -> str:
+    if _ascii_compatible(encoding):
+        lines = _byte_lines(f, encoding, first, max_line_chars)
+    else:
+        lines = _wide_lines(f, encoding, first, max_line_chars)
+    out: list[str] = []
+    used = 0
+    number = first - 1
+    bad_lines: list[int] = []
+    stopped_for_budget = False
+    for number, text, cut, bad in lines:
+        if bad:
+            bad_lines.append(number)
+        if cut > 0:
+            text = f"{text}... [line cut: {cut:,} more bytes]"
+        elif cut < 0:
+            text = f"{text}... [line cut: it runs on for over {MAX_SKIP_BYTES >> 20} MB]"
+        row = f"{number:>6}\t{text}"
+        if used + len(row) > budget and out:
+            number -= 1
+            stopped_for_budget = True
+            break
+        out.append(row)
+        used += len(row) + 1
+        if number >= last:
+            break
+    else:
+        # the loop ran out of lines: we are at the end of the file
+        if number < first:
+            if number == 0:
+                return f"{path} is empty (0 lines)"
+            raise InvalidArguments(
+                f"start_line {first} is past the end of {path}: it has {number} lines; "
+                f"use a start_line from 1 to {number}"
+            )
+        notes = _notes(encoding, bad_lines)
+        return "\n".join([*out, f"[end of file: {number} lines in all{notes}]"])
+    more = stopped_for_budget or _has_more(lines)
+    notes = _notes(encoding, bad_lines)
+    shown = f"lines {first}-{number}"
+    if not more:
+        return "\n".join([*out, f"[{shown}; end of file: {number} lines in all{notes}]"])
+    why = (
+        " (output size limit reached)"
+        if stopped_for_budget
+        else " (at most 2000 lines per call)"
+        if capped
+        else ""
+    )
+    return "\n".join(
+        [*out, f"[{shown} shown{why}; more lines follow: read on with start_line={number + 1}{notes}]"]
+    )
+
+
+def _notes(encoding: str, bad_lines: list[int]) -> str:
+    parts = []
+    if encoding not in ("utf-8", "utf-8-sig"):
+        parts.append(f"decoded from {encoding}")
+    if bad_lines:
+        shown = ", ".join(map(str, bad_lines[:10])) + (" ..." if len(bad_lines) > 10 else "")
+        parts.append(f"bytes that are not valid {encoding} shown as \ufffd on lines {shown}")
+    return "; " + "; ".join(parts) if parts else ""
+
+
+def _has_more(lines: Any) -> bool:
+    return next(lines, None) is not None
+
+
+def skip_lines(f: IO[bytes], count: int) -> int:
+    """Move past ``count`` lines without decoding them; returns how many were skipped."""
+    skipped = 0
+    while skipped < count:
+        start = f.tell()
+        chunk = f.read(CHUNK)
+        if not chunk:
+            return skipped
+        found = chunk.count(b"\n")
+        if skipped + found < count:
+            skipped += found
+            continue
+        # the line we want starts inside this chunk
+        pos = -1
+        for _ in range(count - skipped):
+            pos = chunk.index(b"\n", pos + 1)
+        f.seek(start + pos + 1)
+        return count
+    return skipped
+
+
+def _byte_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
+    """(number, text, cut, undecodable) for each line from ``first`` on."""
+    skipped = skip_lines(f, first - 1)
+    number = skipped
+    if skipped < first - 1:
+        yield from ()
+        return
+    limit = max_chars * 4 + 4
+    decoder_name = "utf-8" if encoding == "utf-8-sig" and number > 0 else encoding
+    while True:
+        raw = f.readline(limit)
+        if not raw:
+            return
+        number += 1
+        cut = 0
+        if raw.endswith(b"\n"):
+            raw = raw[:-1]
+        elif len(raw) >= limit:
+            cut = _skip_rest(f)
+        if raw.endswith(b"\r"):
+            raw = raw[:-1]
+        text, bad = _decode(raw, decoder_name, partial=cut != 0)
+        decoder_name = "utf-8" if encoding == "utf-8-sig" else encoding
+        if len(text) > max_chars and cut >= 0:
+            cut = cut + len(text[max_chars:].encode(encoding.replace("-sig", ""), "replace"))
+            text = text[:max_chars]
+        yield number, text, cut, bad
+
+
+def _skip_rest(f: IO[bytes]) -> int:
+    """Skip the rest of a long line; returns the bytes skipped (-1 when its end
+    lies further than MAX_SKIP_BYTES and the rest of the file was not read)."""
+    skipped = 0
+    while skipped < MAX_SKIP_BYTES:
+        chunk = f.readline(CHUNK)
+        if not chunk:
+            return skipped
+        if chunk.endswith(b"\n"):
+            return skipped + len(chunk) - 1
+        skipped += len(chunk)
+    f.seek(0, os.SEEK_END)
+    return -1
+
+
+def _decode(raw: bytes, encoding: str, partial: bool) -> tuple[str, bool]:
+    try:
+        return raw.decode(encoding), False
+    except UnicodeDecodeError as e:
+        if partial and e.start >= len(raw) - 4:
+            # a character split by the cut: drop its first bytes
+            return raw[: e.start].decode(encoding, "replace"), False
+        return raw.decode(encoding, "replace"), True
+
+
+def _wide_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
+    """Lines of a UTF-16/32 file (newlines are not single bytes there)."""
+    text = io.TextIOWrapper(f, encoding=encoding, errors="replace", newline=None)  # type: ignore[arg-type]
+    number = 0
+    while True:
+        line = text.readline(max_chars + 1)
+        if not line:
+            return
+        number += 1
+        cut = 0
+        if not line.endswith("\n") and len(line) > max_chars:
+            rest = 0
+            while True:
+                more = text.readline(CHUNK)
+                if not more:
+                    break
+                if more.endswith("\n"):
+                    rest += len(more) - 1
+                    break
+                rest += len(more)
+            cut = rest + len(line) - max_chars
+            line = line[:max_chars]
+        line = line.rstrip("\n")
+        if number >= first:
+            yield number, line, cut, "\ufffd" in line
+
+
+# -- images and PDFs -----------------------------------------------------------
+
+
+def _image(
+    ctx: ToolContext, path: str, f: IO[bytes], head: bytes, kind: tuple[str, str], size: int
+) -> list[Any]:
+    limit = ctx.config.host.max_image_bytes
+    if size > limit:
+        raise ToolFailure(
+            f"{path!r} is a {kind[1]} of {human_size(size)}, over max_image_bytes ({human_size(limit)}); "
+            "make a smaller copy first (e.g. with the shell), or raise [host] max_image_bytes"
+        )
+    data = head + f.read() if len(head) == HEAD_BYTES else head
+    return [
+        TextBlock(f"{path}: {kind[1]}, {human_size(size)}"),
+        ImageBlock(data=base64.b64encode(data).decode("ascii"), mime_type=kind[0]),
+    ]
+
+
+_PAGES = re.compile(r"^\s*\d+\s*(-\s*\d+\s*)?(,\s*\d+\s*(-\s*\d+\s*)?)*$")
+MAX_PDF_PAGES = 50
+
+
+def parse_pages(spec: str, count: int) -> list[int]:
+    """``"1,4-6"`` -> ``[0, 3, 4, 5]`` (0-based), checked against the page count."""
+    if not _PAGES.match(spec):
+        raise InvalidArguments(f"pages {spec!r} is not like '3', '1-5' or '1,4-6'")
+    chosen: list[int] = []
+    for part in spec.split(","):
+        low, _, high = part.partition("-")
+        a, b = int(low), int(high or low)
+        if a < 1 or b < a:
+            raise InvalidArguments(f"pages {part.strip()!r}: pages start at 1 and ranges go upward")
+        if a > count:
+            raise InvalidArguments(f"pages {part.strip()!r}: the PDF has {count} pages")
+        chosen.extend(range(a - 1, min(b, count)))
+    return chosen
+
+
+def _pdf(ctx: ToolContext, path: str, real: Path, pages: str | None, max_lines: int) -> str:
+    try:
+        from pypdf import PdfReader
+        from pypdf.errors import PdfReadError
+    except ImportError:  # pragma: no cover - pypdf is a dependency
+        raise Unavailable("reading PDFs needs pypdf: pip install pypdf") from None
+    try:
+        reader = PdfReader(str(real))
+        if reader.is_encrypted:
+            try:
+                reader.decrypt("")
+            except Exception:
+                raise ToolFailure(
+                    f"{path!r} is an encrypted PDF; it cannot be read without its password"
+                ) from None
+        count = len(reader.pages)
+    except PdfReadError as e:
+        raise ToolFailure(
+            f"{path!r} looks like a PDF but cannot be parsed ({e}); it may be damaged"
+        ) from None
+    if count == 0:
+        return f"{path}: PDF with no pages"
+    chosen = parse_pages(pages, count) if pages else list(range(count))
+    more = ""
+    if len(chosen) > MAX_PDF_PAGES:
+        rest = chosen[MAX_PDF_PAGES]
+        chosen = chosen[:MAX_PDF_PAGES]
+        more = f"; more pages follow: ask for pages='{rest + 1}-{min(count, rest + MAX_PDF_PAGES)}'"
+    budget = max(1000, ctx.config.host.max_output_chars - 2000)
+    parts: list[str] = []
+    used = 0
+    for index in chosen:
+        try:
+            text = reader.pages[index].extract_text() or ""
+        except Exception as e:  # one bad page should not lose the rest
+            text = f"[text of this page could not be extracted: {e}]"
+        block = f"--- page {index + 1} of {count} ---\n{text.strip() or '[no text on this page; it may be a scan]'}"
+        if used + len(block) > budget and parts:
+            more = f"; output size limit reached: ask for pages='{index + 1}-{count}'"
+            break
+        parts.append(block)
+        used += len(block)
+    return "\n\n".join([*parts, f"[PDF {path}: {count} pages{more}]"])
