@@ -74,7 +74,28 @@ def build_parser() -> argparse.ArgumentParser:
     schema.add_argument("--format", default="openai", choices=["openai", "anthropic", "mcp"])
     schema.add_argument("tools", nargs="*", metavar="TOOL", help="only these tools (default: all)")
 
-    serve = commands.add_parser("serve", parents=[common], help="serve the tools over MCP")
+    # serve tells an explicit --workspace from none: without one it takes the
+    # client's first MCP root, else the current folder (never / or home)
+    serve_common = argparse.ArgumentParser(add_help=False)
+    serve_common.add_argument(
+        "--workspace",
+        metavar="DIR",
+        default=None,
+        help="the workspace folder (default: the client's first MCP root, else the current folder)",
+    )
+    serve_common.add_argument(
+        "--config",
+        metavar="FILE",
+        help="config file (default: $AGENTHOST_CONFIG, then <workspace>/agenthost.toml)",
+    )
+    serve = commands.add_parser("serve", parents=[serve_common], help="serve the tools over MCP")
+    serve.add_argument(
+        "--log-level",
+        default=argparse.SUPPRESS,
+        choices=["debug", "info", "warning", "error"],
+        type=str.lower,
+        help="log level for messages on stderr (default: warning)",
+    )
     serve.add_argument("--transport", default="stdio", choices=["stdio", "http"])
     serve.add_argument("--host", default="127.0.0.1", help="address to bind for http (default: 127.0.0.1)")
     serve.add_argument("--port", type=int, default=8765, help="port for http (default: 8765)")

@@ -1,1 +1,75 @@
-"""MCP client plugin for agenthost: mount other MCP servers' tools."""
+"""MCP client plugin for agenthost: mount other MCP servers' tools.
+
+Servers are listed in config::
+
+    [plugins.mcp.servers.github]
+    command = "npx"
+    args = ["-y", "@modelcontextprotocol/server-github"]
+    env = { GITHUB_TOKEN = "..." }
+
+    [plugins.mcp.servers.docs]
+    url = "https://example.org/mcp"
+    headers = { Authorization = "Bearer ..." }
+
+Each server's tools become ``mcp__<server>__<tool>``. The servers are
+connected in parallel, each under its own timeout, when the host loads its
+tools; one that fails is reported by ``agenthost plugins`` (``problems``) and
+``agenthost doctor``, and the rest of the host works. A connection that drops
+is reopened on the next call.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from agenthost import hookimpl
+from agenthost_mcp.mounts import McpSettings, MountSet, check_servers
+
+log = logging.getLogger("agenthost.mcp")
+
+# one MountSet per Host
+_MOUNTS: dict[int, MountSet] = {}
+
+
+@hookimpl
+def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
+    settings = config.section("mcp", McpSettings)
+    servers = {name: s for name, s in settings.servers.items() if s.enabled}
+    if not servers:
+        return
+    mounts = MountSet(servers, settings)
+    _MOUNTS[id(host)] = mounts
+    for name, error in mounts.connect_all().items():
+        register.problem(f"MCP server {name!r} did not start: {error}")
+    for tool in mounts.tools():
+        register(tool)
+    mounts.on_change = lambda added, removed: _apply_change(host, added, removed)
+
+
+def _apply_change(host: Any, added: list[Any], removed: list[str]) -> None:
+    for name in removed:
+        host.remove_tool(name)
+    for tool in added:
+        host.add_tool(tool, plugin="mcp", replace=True)
+
+
+@hookimpl
+def agenthost_host_start(host: Any) -> None:
+    mounts = _MOUNTS.get(id(host))
+    if mounts is not None:  # tool list changes are applied on the host's loop
+        mounts.host_loop = asyncio.get_running_loop()
+
+
+@hookimpl
+async def agenthost_host_shutdown(host: Any) -> None:
+    mounts = _MOUNTS.pop(id(host), None)
+    if mounts is not None:
+        await mounts.aclose()
+
+
+@hookimpl
+def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
+    settings = config.section("mcp", McpSettings)
+    return check_servers({n: s for n, s in settings.servers.items() if s.enabled}, settings)
