@@ -6,7 +6,6 @@ from __future__ import annotations
 from typing import Any
 
 from agenthost import hookimpl
-
 from agenthost_shell.manager import ProcessManager, close_managers_of
 from agenthost_shell.settings import ShellSettings
 from agenthost_shell.tools import bash, bash_kill, bash_list, bash_output, remember_settings, run_command

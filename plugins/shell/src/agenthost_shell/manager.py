@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 
 from agenthost.errors import NotFound, Unavailable
-
 from agenthost_shell import sandbox, screen
 from agenthost_shell.process import ShellProcess, stop_trees
 from agenthost_shell.settings import ShellSettings
@@ -42,6 +41,7 @@ class ProcessManager:
         self._foreground: set[ShellProcess] = set()
         self._lock = threading.Lock()
         self.closed = False
+        self.started = 0  # processes ever started
         with _LIVE_LOCK:
             _LIVE.add(self)
 
@@ -79,6 +79,7 @@ class ProcessManager:
         except FileNotFoundError as e:
             raise Unavailable(f"cannot start {argv[0]!r}: {e.strerror}; set [plugins.shell] shell") from None
         with self._lock:
+            self.started += 1
             if background:
                 self._background[id] = proc
             else:
@@ -145,6 +146,10 @@ class ProcessManager:
 
     def close_now(self, grace_s: float, reason: str = "session end") -> dict[str, Any]:
         self.closed = True
+        if not self.started:
+            with _LIVE_LOCK:
+                _LIVE.discard(self)
+            return {"terminated": 0, "killed": 0, "survivors": 0}
         result = stop_trees(self._all(), grace_s, reason, tag_prefixes=(f"{self.token}:",))
         with _LIVE_LOCK:
             _LIVE.discard(self)

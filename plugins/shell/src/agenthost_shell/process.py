@@ -380,12 +380,16 @@ def stop_trees(
         time.sleep(0.02)
     terminated = sum(1 for p in targets if not _alive(p)) + sum(1 for s in running if s.exited)
     killed = 0
-    for _ in range(20):
+    left = 0
+    for attempt in range(20):
         survivors = [p for p in targets if _alive(p)]
         fresh = [p for p in find_tree(shells, prefixes) if p.pid not in seen]
         seen.update(p.pid for p in fresh)
         survivors += fresh
         if not survivors and all(s.exited for s in shells):
+            break
+        if attempt == 19:
+            left = len(survivors)
             break
         _signal(shells, survivors, signal.SIGKILL)
         killed += len(survivors) + sum(1 for s in shells if not s.exited)
@@ -397,5 +401,4 @@ def stop_trees(
             time.sleep(0.01)
     for shell in shells:
         shell.wait_sync(2.0)
-    left = [p for p in find_tree(shells, prefixes) if _alive(p)]
-    return {"terminated": terminated, "killed": killed, "survivors": len(left)}
+    return {"terminated": terminated, "killed": killed, "survivors": left}

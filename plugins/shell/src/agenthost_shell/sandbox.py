@@ -16,7 +16,6 @@ import threading
 from pathlib import Path
 
 from agenthost.errors import Unavailable
-
 from agenthost_shell.settings import ShellSettings
 
 INSTALL = "apt-get install bubblewrap"

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 
 from agenthost.errors import Denied
 from agenthost.policy import split_compound
-
 from agenthost_shell.settings import ShellSettings
 
 # Where a command word may stand: the start, after a separator or `sudo`/`exec`.

@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from agenthost.config import Section
 from pydantic import Field, field_validator
+
+from agenthost.config import Section
 
 
 class ShellSettings(Section):

@@ -10,12 +10,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+from pydantic import Field
+
 from agenthost import tool
 from agenthost.context import ToolContext
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost.results import JsonBlock, TextBlock
-from pydantic import Field
-
 from agenthost_shell.manager import ProcessManager
 from agenthost_shell.process import ShellProcess
 from agenthost_shell.settings import ShellSettings
