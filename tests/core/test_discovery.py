@@ -128,9 +128,9 @@ def test_lifecycle_hook_failure_does_not_stop_others(workspace: Path) -> None:
             seen.append(session.id)
 
     async def main() -> None:
-        async with Host(workspace, config={}, plugins=[], hooks=[Good(), Bad()]) as host:
-            async with host.session("s1"):
-                pass
+        host = Host(workspace, config={}, plugins=[], hooks=[Good(), Bad()])
+        async with host, host.session("s1"):
+            pass
 
     asyncio.run(main())
     assert seen == ["s1"]

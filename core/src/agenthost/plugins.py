@@ -87,7 +87,7 @@ class Plugins:
         blocked = set(disable)
         names = {ep.name for ep in found}
         for ep in found:
-            if (only and ep.name not in only) or ep.name in blocked:
+            if (only is not None and ep.name not in only) or ep.name in blocked:
                 continue
             self._load(ep)
         for missing in [n for n in (only or []) if n not in names and n not in blocked]:
