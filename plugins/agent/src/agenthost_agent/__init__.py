@@ -12,7 +12,6 @@ import weakref
 from typing import Any
 
 from agenthost import hookimpl
-
 from agenthost_agent.ask import ask_user
 from agenthost_agent.compact import compact
 from agenthost_agent.memory import MemoryStore, fts5_available

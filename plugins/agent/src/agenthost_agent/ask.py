@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from agenthost import InvalidArguments, ToolContext, ToolFailure, tool
 from pydantic import Field
+
+from agenthost import InvalidArguments, ToolContext, ToolFailure, tool
 
 MAX_OPTIONS = 20
 

@@ -6,9 +6,9 @@ import hashlib
 import re
 from typing import Annotated, Any, Literal
 
-from agenthost import InvalidArguments, Tool, tool
 from pydantic import Field
 
+from agenthost import InvalidArguments, Tool, tool
 from agenthost_agent.memory import MAX_KEY_CHARS, MemoryStore, check_key
 
 MAX_CONTENT_CHARS = 100_000

@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 
 from agenthost import Tool, ToolContext, ToolFailure, Unavailable, tool
 from agenthost.formats import definitions, result_message
-
 from agenthost_agent.settings import AgentSettings
 
 if TYPE_CHECKING:

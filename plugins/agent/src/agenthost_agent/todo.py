@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from agenthost import InvalidArguments, ToolContext, tool
 from pydantic import BaseModel, ConfigDict, Field
+
+from agenthost import InvalidArguments, ToolContext, tool
 
 STATE_KEY = "agent.todos"
 MAX_ITEMS = 100
