@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     commands.add_parser(
         "doctor", parents=[common], help="show which optional pieces are present and how to add the rest"
-    )
+    ).add_argument("--json", action="store_true", help="print a JSON array of checks")
     return parser
 
 
