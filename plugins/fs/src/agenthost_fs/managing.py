@@ -138,9 +138,10 @@ def file_delete(path: str, recursive: bool = False, ctx: ToolContext = None) -> 
     shown = ctx.relative(entry)
     try:
         if entry.is_symlink() or not entry.is_dir():
+            kind = "symlink" if entry.is_symlink() else "file"
             os.unlink(entry)
             _fsync_folder(entry.parent)
-            return f"Deleted {'symlink' if entry.is_symlink() else 'file'} {shown}"
+            return f"Deleted {kind} {shown}"
         with os.scandir(entry) as it:
             empty = next(it, None) is None
         if empty:

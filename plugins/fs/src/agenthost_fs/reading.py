@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import codecs
 import io
+import itertools
 import os
 import re
 from pathlib import Path
@@ -109,6 +110,11 @@ def _ascii_compatible(encoding: str) -> bool:
         return False
 
 
+class PastEnd(Exception):
+    def __init__(self, lines: int) -> None:
+        self.lines = lines
+
+
 def _text_window(
     path: str,
     f: IO[bytes],
@@ -128,6 +134,21 @@ def _text_window(
     number = first - 1
     bad_lines: list[int] = []
     stopped_for_budget = False
+    try:
+        yield_first = next(lines)
+    except PastEnd as e:
+        number = e.lines
+        yield_first = None
+    except StopIteration:
+        yield_first = None
+    if yield_first is None:
+        if number == 0:
+            return f"{path} is empty (0 lines)"
+        raise InvalidArguments(
+            f"start_line {first} is past the end of {path}: it has {number} lines; "
+            f"use a start_line from 1 to {number}"
+        )
+    lines = itertools.chain([yield_first], lines)
     for number, text, cut, bad in lines:
         if bad:
             bad_lines.append(number)
@@ -146,13 +167,6 @@ def _text_window(
             break
     else:
         # the loop ran out of lines: we are at the end of the file
-        if number < first:
-            if number == 0:
-                return f"{path} is empty (0 lines)"
-            raise InvalidArguments(
-                f"start_line {first} is past the end of {path}: it has {number} lines; "
-                f"use a start_line from 1 to {number}"
-            )
         notes = _notes(encoding, bad_lines)
         return "\n".join([*out, f"[end of file: {number} lines in all{notes}]"])
     more = stopped_for_budget or _has_more(lines)
@@ -212,8 +226,13 @@ def _byte_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
     skipped = skip_lines(f, first - 1)
     number = skipped
     if skipped < first - 1:
-        yield from ()
-        return
+        f.seek(0, os.SEEK_END)
+        size = f.tell()
+        if size:
+            f.seek(size - 1)
+            if f.read(1) != b"\n":
+                skipped += 1  # a last line without a newline
+        raise PastEnd(skipped)
     limit = max_chars * 4 + 4
     decoder_name = "utf-8" if encoding == "utf-8-sig" and number > 0 else encoding
     while True:
@@ -286,6 +305,8 @@ def _wide_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
         line = line.rstrip("\n")
         if number >= first:
             yield number, line, cut, "\ufffd" in line
+    if number < first - 1:
+        raise PastEnd(number)
 
 
 # -- images and PDFs -----------------------------------------------------------
