@@ -281,6 +281,7 @@ ROUTES = {
     "/empty": lambda h, q: h.send(200, "<html><body><script>var a=1;</script></body></html>"),
     "/brave/res/v1/web/search": _brave,
     "/searxng/search": _searxng,
+    "/html-only/search": lambda h, q: h.send(403, "<h1>403 Forbidden</h1>"),
 }
 
 
