@@ -35,7 +35,7 @@ async def test_system_info_reports_the_machine(make_host, busy_process):
     cpus = [p["cpu_percent"] for p in busiest]
     assert cpus == sorted(cpus, reverse=True)
     mine = [p for p in busiest if p["pid"] == busy_process.pid]
-    assert mine and mine[0]["cpu_percent"] > 5, busiest[:5]
+    assert mine and mine[0]["cpu_percent"] > 1, busiest[:5]
     # the text a model reads names the same figures
     assert f"{info['cpu']['logical']} logical cores" in result.text
     assert f"{busy_process.pid}" in result.text

@@ -150,9 +150,9 @@ def grab(settings: SystemSettings, monitor: int | None, region: dict[str, int] |
     return Capture(frame, image, shown, what)
 
 
-def png_bytes(image: Image.Image) -> bytes:
+def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    image.save(buffer, format="PNG", optimize=False, compress_level=compress_level)
     return buffer.getvalue()
 
 
@@ -193,7 +193,8 @@ def take_screenshot(
             n += 1
             target = target.with_name(f"{stem}-{n}.png")
     capture = grab(settings, monitor, region)
-    full_png = png_bytes(capture.image)
+    # the saved file favours speed; the copy the model gets favours size
+    full_png = png_bytes(capture.image, compress_level=1 if capture.shown is not capture.image else 6)
     save_png(full_png, target)
     ctx.state(FRAME_STATE, FrameHolder).frame = capture.frame
     f = capture.frame

@@ -35,7 +35,7 @@ ScrollDirection = Literal["up", "down", "left", "right"]
 
 SCROLL_BUTTONS = {"up": "4", "down": "5", "left": "6", "right": "7"}
 CLICK_BUTTONS = {"left_click": "1", "right_click": "3", "double_click": "1"}
-MAX_TYPE_CHARS = 20_000
+MAX_TYPE_CHARS = 5_000  # at the default delay, well inside the default call timeout
 
 # Names models write for keys, as X keysyms; anything else passes through.
 KEY_ALIASES = {
