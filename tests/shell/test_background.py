@@ -176,17 +176,17 @@ async def test_sessions_do_not_see_each_others_processes(make_host):
         assert (await two.call("bash_list", {})).data == []
 
 
-async def test_finished_processes_beyond_the_newest_30_are_forgotten(make_host):
-    host = await make_host(plugins=["shell"])
+async def test_finished_processes_beyond_the_newest_30_are_forgotten(make_host, marker):
+    host = await make_host(plugins=["shell"], config=shell_config())
     ids = []
     for i in range(33):
         pid = await start(host, f"echo {i}")
         await host.call("bash_output", {"process_id": pid, "block": True})
         ids.append(pid)
-    await start(host, "true")  # starting one more forgets the oldest finished
+    running = await start(host, f"sleep 1{marker}")  # starting one more forgets the oldest finished
     known = {p["process_id"] for p in (await host.call("bash_list", {})).data}
     assert len([i for i in ids if i in known]) == 30
-    assert ids[0] not in known and ids[-1] in known
+    assert ids[0] not in known and ids[-1] in known and running in known
     result = await host.call("bash_output", {"process_id": ids[0]})
     assert result.error.type == "not_found" and "forgotten" in result.text
 
