@@ -41,7 +41,10 @@ def limited(limit: Annotated[int, Field(ge=1, le=100)] = 10, mode: Literal["a", 
 
 @tool
 async def items(entries: list[Item]) -> str:
-    """Count items (nested models become Python objects)."""
+    """Count items (nested models become Python objects).
+
+    :param entries: the items
+    """
     assert all(isinstance(e, Item) for e in entries)
     return ",".join(e.status for e in entries)
 
@@ -95,7 +98,11 @@ def handle() -> list:
 
 @tool(level="write", path_args=("path",))
 def write_note(path: str, content: str, ctx: ToolContext) -> str:
-    """Write a note."""
+    """Write a note.
+
+    :param path: where
+    :param content: what
+    """
     target = ctx.resolve_path(path, write=True)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(content)
@@ -104,13 +111,20 @@ def write_note(path: str, content: str, ctx: ToolContext) -> str:
 
 @tool(level="execute", command_arg="command")
 def run(command: str) -> str:
-    """Pretend to run a shell command."""
+    """Pretend to run a shell command.
+
+    :param command: the command line
+    """
     return f"ran {command}"
 
 
 @tool(level="network", match=("url",))
 def fetch(url: str, api_key: str = "") -> str:
-    """Pretend to fetch a URL."""
+    """Pretend to fetch a URL.
+
+    :param url: the address
+    :param api_key: a secret
+    """
     return f"fetched {url}"
 
 
