@@ -176,3 +176,18 @@ async def test_other_platforms_are_told_computer_needs_x11(make_host, monkeypatc
     result = await host.call("computer", {"action": "cursor_position"})
     assert not result.ok and result.error.type == "unavailable"
     assert "X11" in result.text and "macOS" in result.text
+
+
+def test_key_names_models_write_become_x_keysyms():
+    from agenthost_system.desktop import keysyms
+
+    assert keysyms("ctrl+s") == ["ctrl+s"]
+    assert keysyms("Enter esc cmd+shift+t F5 f12 alt+Tab") == [
+        "Return",
+        "Escape",
+        "super+shift+t",
+        "F5",
+        "F12",
+        "alt+Tab",
+    ]
+    assert keysyms("Page_Down a A") == ["Page_Down", "a", "A"]
