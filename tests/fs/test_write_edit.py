@@ -116,7 +116,9 @@ async def test_edits_are_all_or_none(call, workspace: Path) -> None:
 async def test_edit_keeps_crlf_encoding_and_mode(call, workspace: Path) -> None:
     path = write(workspace, "w.txt", "caf\xe9\r\nline two\r\n".encode("cp1252") * 30)
     path.chmod(0o640)
-    result = await call("edit", path="w.txt", old_str="line two\ncaf\xe9", new_str="LINE 2\ncafe", replace_all=True)
+    result = await call(
+        "edit", path="w.txt", old_str="line two\ncaf\xe9", new_str="LINE 2\ncafe", replace_all=True
+    )
     assert result.ok, result.text
     data = path.read_bytes()
     assert b"LINE 2\r\ncafe\r\n" in data and b"caf\xe9" in data

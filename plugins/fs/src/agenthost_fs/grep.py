@@ -194,12 +194,16 @@ def _is_binary(data: bytes) -> bool:
     return b"\0" in data
 
 
-def matched_lines(rx: re.Pattern[str], line_rx: re.Pattern[str], text: str, multiline: bool) -> list[int]:
+def matched_lines(
+    rx: re.Pattern[str], line_rx: re.Pattern[str], text: str, multiline: bool, blocks: list[int] | None = None
+) -> list[int]:
     """1-based numbers of the lines that hold a match (rg's notion of a line:
-    a final newline does not start another line)."""
+    a final newline does not start another line). In multiline mode
+    ``blocks`` receives one entry per separate match region (what rg counts)."""
     end = len(text) - 1 if text.endswith("\n") else len(text)
     if multiline:
         found: set[int] = set()
+        last_block = 0
         for m in rx.finditer(text):
             if m.start() > end or (m.start() == end and text.endswith("\n") and m.start() == m.end()):
                 continue
@@ -207,6 +211,9 @@ def matched_lines(rx: re.Pattern[str], line_rx: re.Pattern[str], text: str, mult
             last_char = max(m.start(), m.end() - 1)
             last = first + text.count("\n", m.start(), last_char)
             found.update(range(first, last + 1))
+            if blocks is not None and first > last_block:
+                blocks.append(first)
+            last_block = max(last_block, last)
         return sorted(found)
     numbers: list[int] = []
     pos = 0
@@ -266,13 +273,15 @@ def python_search(query: Query, cancel: threading.Event | None = None) -> Found:
             if "\n" not in m.group(0) and not (m.start() == len(text) and text.endswith("\n")):
                 found.files.append(show)
                 continue
-        numbers = matched_lines(rx, line_rx, text, query.multiline)
+        blocks: list[int] = []
+        numbers = matched_lines(rx, line_rx, text, query.multiline, blocks)
         if not numbers:
             continue
         if query.mode == "files_with_matches":
             found.files.append(show)
         elif query.mode == "count":
-            found.counts.append((show, len(numbers)))
+            # rg -c counts matching lines, or separate match regions with --multiline
+            found.counts.append((show, len(blocks) if query.multiline else len(numbers)))
         else:
             lines = _split_lines(text)
             wanted = set(numbers)
