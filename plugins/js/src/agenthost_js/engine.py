@@ -131,14 +131,15 @@ def describe_exception(error: BaseException, run: Run | None) -> ScriptError:
     first = text.splitlines()[0] if text else type(error).__name__
     match = _LINE.search(text)
     line = int(match[1]) if match else None
+    # where an interrupt or an allocation failure surfaces says nothing useful: no line
     if "interrupted" in first:
         if run is not None and run.cancelled.is_set():
-            return ScriptError("the script was cancelled", "cancelled", line)
+            return ScriptError("the script was cancelled", "cancelled")
         limit = f"{run.timeout_s:g} s" if run else "its time limit"
-        return ScriptError(f"the script ran longer than {limit} and was stopped", "interrupted", line)
+        return ScriptError(f"the script ran longer than {limit} and was stopped", "interrupted")
     if "out of memory" in first:
         limit = f"{run.max_memory:,} bytes" if run else "its memory limit"
-        return ScriptError(f"the script used more memory than {limit} and was stopped", "out_of_memory", line)
+        return ScriptError(f"the script used more memory than {limit} and was stopped", "out_of_memory")
     if "stack" in first.lower() and ("overflow" in first.lower() or "call stack" in first):
         return ScriptError(f"the script recursed too deeply ({first})", "stack_overflow", line)
     return ScriptError(first, "error", line)
