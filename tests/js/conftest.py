@@ -87,7 +87,7 @@ FILE_PROCESSOR = """var tool = {
 function execute(params) {
     var content = fs.readFile(params.input);
     var result;
-    
+
     switch (params.operation) {
         case "uppercase":
             result = content.toUpperCase();
@@ -98,7 +98,7 @@ function execute(params) {
         default:
             return JSON.stringify({ error: "Unknown operation" });
     }
-    
+
     fs.writeFile(params.output, result);
     return JSON.stringify({ success: true, output: params.output });
 }
@@ -123,7 +123,7 @@ RUN_COMMAND = """var tool = {
 function execute(params) {
     var timeout = params.timeout || 30;
     var result = shell.execWithTimeout(params.command, timeout);
-    
+
     return JSON.stringify({
         success: result.success,
         stdout: result.stdout,
@@ -173,8 +173,6 @@ def tool_source(
 
 
 class _Handler(BaseHTTPRequestHandler):
-    routes: dict[str, Any] = {}
-
     def log_message(self, *args: Any) -> None:
         pass
 
