@@ -210,5 +210,5 @@ def test_a_server_needs_command_or_url(workspace):
     from agenthost_mcp.mounts import McpSettings
 
     config = Config.load(workspace, {"plugins": {"mcp": {"servers": {"x": {"args": ["a"]}}}}})
-    with pytest.raises(ConfigError, match="plugins.mcp.servers.x"):
+    with pytest.raises(ConfigError, match=r"plugins\.mcp\.servers\.x"):
         config.section("mcp", McpSettings)
