@@ -142,7 +142,15 @@ def where(ctx: ToolContext = None) -> dict:
     return {"workspace": str(ctx.host.workspace.root), "pid": os.getpid()}
 
 
+@tool
+def noisy() -> str:
+    """Print to stdout (which must not reach the MCP stream) and return "quiet"."""
+    print("noise on stdout", flush=True)
+    os.write(1, b"raw noise on fd 1\n")
+    return "quiet"
+
+
 @hookimpl
 def agenthost_register_tools(register):
-    for t in (echo, count, spawn, hold, ask, guarded, missing, picture, grow, where):
+    for t in (echo, count, spawn, hold, ask, guarded, missing, picture, grow, where, noisy):
         register(t)

@@ -212,3 +212,44 @@ def test_a_server_needs_command_or_url(workspace):
     config = Config.load(workspace, {"plugins": {"mcp": {"servers": {"x": {"args": ["a"]}}}}})
     with pytest.raises(ConfigError, match=r"plugins\.mcp\.servers\.x"):
         config.section("mcp", McpSettings)
+
+
+async def test_served_host_passes_mounted_tools_and_their_changes_on(
+    serve_args, server_env, workspace, second
+):
+    import mcp_types as types
+    from mcp import Client, StdioServerParameters
+
+    good = stdio_server(serve_args, server_env, second)
+    (workspace / "agenthost.toml").write_text(
+        "[plugins.mcp.servers.second]\n"
+        f"command = {json.dumps(good['command'])}\n"
+        f"args = {json.dumps(good['args'])}\n"
+        f"env = {{ PYTHONPATH = {json.dumps(good['env']['PYTHONPATH'])}, AGENTHOST_PLUGINS = 'mcptest' }}\n"
+    )
+    changed = asyncio.Event()
+
+    async def on_message(message: object) -> None:
+        if isinstance(message, types.ToolListChangedNotification):
+            changed.set()
+
+    outer = StdioServerParameters(
+        command=serve_args[0],
+        args=[*serve_args[1:], "serve", "--workspace", str(workspace), "--plugins", "mcp"],
+        env=server_env,
+    )
+    async with Client(outer, message_handler=on_message) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        assert "mcp__second__echo" in names
+        echoed = await client.call_tool("mcp__second__echo", {"text": "two hops"})
+        assert [c.text for c in echoed.content] == ["two hops"]
+        inner_pid = (await client.call_tool("mcp__second__where", {})).structured_content["pid"]
+        await client.call_tool("mcp__second__grow", {"name": "late"})
+        await asyncio.wait_for(changed.wait(), 20)
+        for _ in range(50):
+            names = {t.name for t in (await client.list_tools(cache_mode="refresh")).tools}
+            if "mcp__second__late" in names:
+                break
+            await asyncio.sleep(0.1)
+        assert "mcp__second__late" in names
+    assert await gone(inner_pid)

@@ -107,6 +107,9 @@ async def test_calls_map_results_and_faults(serve_args, server_env, workspace):
         invalid = await client.call_tool("echo", {})
         assert invalid.is_error and "text" in text_of(invalid)
 
+        assert text_of(await client.call_tool("noisy", {})) == "quiet"  # stdout carries only protocol
+        assert text_of(await client.call_tool("echo", {"text": "after noise"})) == "after noise"
+
         unknown = await client.call_tool("ehco", {"text": "x"})
         assert unknown.is_error and "echo" in text_of(unknown)
     audit = list((workspace / ".agenthost" / "audit").glob("*.jsonl"))
