@@ -37,10 +37,17 @@ def find_marked(marker: str) -> list[psutil.Process]:
 
 
 def wait_for_marked(marker: str, count: int, timeout: float = 10.0) -> list[psutil.Process]:
-    """Wait until at least ``count`` marked processes run."""
+    """Wait until at least ``count`` marked ``sleep`` processes run (the
+    shells and sandboxes around them also mention the marker, and do not count)."""
     deadline = time.monotonic() + timeout
     while True:
-        found = find_marked(marker)
+        found = []
+        for proc in find_marked(marker):
+            try:
+                if proc.name() == "sleep":
+                    found.append(proc)
+            except psutil.Error:
+                continue
         if len(found) >= count or time.monotonic() > deadline:
             return found
         time.sleep(0.05)
