@@ -213,11 +213,11 @@ class McpService:
             if not root.is_dir():
                 raise MCPError(code=types.INVALID_REQUEST, message=f"workspace {root} is not a folder")
             return root.resolve()
-        root = await self._client_root(ctx)
+        given = await self._client_root(ctx)
         source = "the client's first root"
-        if root is None:
-            root, source = Path.cwd(), "the current folder"
-        root = root.resolve()
+        if given is None:
+            given, source = Path.cwd(), "the current folder"
+        root = given.resolve()
         if root == Path(root.anchor) or root == Path.home().resolve():
             raise MCPError(
                 code=types.INVALID_REQUEST,
@@ -351,8 +351,9 @@ def build_server(service: McpService) -> Server[Any]:
         version=__version__,
         instructions="Tools from agenthost plugins. Each call runs under the host's policy, "
         "workspace confinement and audit log.",
-        on_list_tools=service.list_tools,
-        on_call_tool=service.call_tool,
+        # dicts, not result models: the wire shapes are built once, by agenthost.formats
+        on_list_tools=service.list_tools,  # type: ignore[arg-type]
+        on_call_tool=service.call_tool,  # type: ignore[arg-type]
     )
     server.add_request_handler("server/discover", types.RequestParams, _no_discover)
     server.middleware = []  # the OpenTelemetry span per message is unused here

@@ -85,8 +85,12 @@ class Mount:
     """One server: its connection (kept open by a task on the client loop)
     and its tools."""
 
-    def __init__(self, name: str, settings: ServerSettings, timeout_s: float, level: str) -> None:
+    def __init__(
+        self, name: str, settings: ServerSettings, timeout_s: float, level: str, runner: ClientLoop
+    ) -> None:
         self.name = name
+        self.runner = runner
+        self.closed = False
         self.settings = settings
         self.timeout_s = timeout_s
         self.level = level
@@ -135,7 +139,7 @@ class Mount:
             try:
                 async with asyncio.timeout(self.timeout_s):
                     await ready
-                    await self.list()
+                    await self.list_tools()
             except TimeoutError:
                 await self._drop()
                 raise Unavailable(f"no answer within {self.timeout_s:g} s") from None
@@ -169,7 +173,7 @@ class Mount:
                 self._runner.cancel()
         self.client, self._runner = None, None
 
-    async def list(self) -> dict[str, Tool]:
+    async def list_tools(self) -> dict[str, Tool]:
         tools: dict[str, Tool] = {}
         cursor = None
         while True:
@@ -217,7 +221,11 @@ class Mount:
         return blocks
 
     async def call(self, remote_name: str, arguments: dict[str, Any]) -> list[Block]:
-        raise NotImplementedError  # bound by MountSet to the client loop
+        """Call from the host's loop: run on the client loop; cancelling this
+        await cancels the remote call there."""
+        if self.closed:
+            raise Unavailable(f"MCP server {self.name} was closed with its host")
+        return await asyncio.wrap_future(self.runner.submit(self.call_here(remote_name, arguments)))
 
     async def aclose(self) -> None:
         await self._drop()
@@ -252,32 +260,21 @@ class MountSet:
     def __init__(self, servers: dict[str, ServerSettings], settings: McpSettings) -> None:
         self.runner = ClientLoop()
         self.mounts = {
-            name: Mount(name, s, s.timeout_s or settings.connect_timeout_s, s.level)
+            name: Mount(name, s, s.timeout_s or settings.connect_timeout_s, s.level, self.runner)
             for name, s in servers.items()
         }
         self.on_change: Callable[[list[Tool], list[str]], None] | None = None
         self.host_loop: asyncio.AbstractEventLoop | None = None
         self.closed = False
         for mount in self.mounts.values():
-            mount.call = self._bridge(mount)  # type: ignore[method-assign]
             mount.on_list_changed = self._relister(mount)
         atexit.register(self.close_now)
-
-    def _bridge(self, mount: Mount) -> Callable[[str, dict[str, Any]], Any]:
-        async def call(remote_name: str, arguments: dict[str, Any]) -> list[Block]:
-            if self.closed:
-                raise Unavailable(f"MCP server {mount.name} was closed with its host")
-            future = self.runner.submit(mount.call_here(remote_name, arguments))
-            # cancelling this await cancels the remote call on the client loop
-            return await asyncio.wrap_future(future)
-
-        return call
 
     def _relister(self, mount: Mount) -> Callable[[], Any]:
         async def relist() -> None:
             before = set(mount.tools)
             try:
-                tools = await mount.list()
+                tools = await mount.list_tools()
             except Exception as e:
                 log.warning("MCP server %s: relisting tools failed: %s", mount.name, one_line(e))
                 return
@@ -317,6 +314,8 @@ class MountSet:
         if self.closed:
             return
         self.closed = True
+        for mount in self.mounts.values():
+            mount.closed = True
         future = self.runner.submit(self._close_mounts())
         try:
             await asyncio.wait_for(asyncio.wrap_future(future), 15)
@@ -334,6 +333,8 @@ class MountSet:
         if self.closed:
             return
         self.closed = True
+        for mount in self.mounts.values():
+            mount.closed = True
         try:
             self.runner.submit(self._close_mounts()).result(timeout=10)
         except Exception:
