@@ -11,8 +11,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
-import uuid
 from typing import TYPE_CHECKING, Any
 
 from agenthost import validation
@@ -37,7 +37,7 @@ async def execute(
     timeout: float | None = None,
 ) -> ToolResult:
     started = time.perf_counter()
-    call = CallInfo(uuid.uuid4().hex[:12], name, arguments if arguments is not None else {}, session)
+    call = CallInfo(os.urandom(6).hex(), name, arguments if arguments is not None else {}, session)
     tool = host.registry.get(name)
     try:
         if tool is None:
@@ -155,6 +155,9 @@ def cap(result: ToolResult, max_chars: int, max_image_bytes: int) -> None:
             capped.append(block)
             continue
         if isinstance(block, JsonBlock):
+            if not isinstance(block.data, (dict, list, str)):  # a number or a flag is always small
+                capped.append(block)
+                continue
             rendered = json.dumps(block.data, ensure_ascii=False, default=str)
             if len(rendered) <= budget:
                 budget -= len(rendered)
@@ -204,5 +207,17 @@ def _audit_record(call: CallInfo, result: ToolResult) -> dict[str, Any]:
         "rule": call.rule or None,
         "status": "ok" if result.ok else error.type if error else "error",
         "duration_ms": round(result.duration_ms, 3),
-        "summary": redact(result.text[:200]),
+        "summary": redact(_summary(result)),
     }
+
+
+def _summary(result: ToolResult) -> str:
+    """The first 200 characters of what the call said, without rendering it all."""
+    if result.error is not None:
+        return result.error.message[:200]
+    for block in result.content:
+        if isinstance(block, TextBlock):
+            return block.text[:200]
+        if isinstance(block, JsonBlock):
+            return json.dumps(block.data, ensure_ascii=False, default=str)[:200]
+    return f"{len(result.content)} block(s)" if result.content else ""
