@@ -208,6 +208,12 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the script was stopped while this request slept
+
     do_GET = do_POST = do_PUT = do_DELETE = _answer
 
 

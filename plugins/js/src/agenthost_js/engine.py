@@ -30,6 +30,7 @@ log = logging.getLogger("agenthost.js")
 
 _THREAD_STACK = 16 * 1024 * 1024  # QuickJS's own stack guard (1 MB) must fire first
 _MAX_WORKERS = 32
+_STOP_HEADROOM = 1024 * 1024
 
 
 class ScriptError(Exception):
@@ -54,7 +55,15 @@ _run_ids = itertools.count(1)
 @_HandlerType  # type: ignore[misc]
 def _interrupt(_rt: int | None, opaque: int | None) -> int:
     run = _runs.get(opaque or 0)
-    return 1 if run is not None and run.should_stop() else 0
+    if run is None or not run.should_stop():
+        return 0
+    if run.context is not None and not run.stopping:
+        # Throwing the uncatchable "interrupted" error allocates: a script that
+        # sits at its memory limit and catches the OutOfMemory errors would
+        # otherwise never stop. Give it a little room to die in.
+        run.stopping = True
+        run.context.set_memory_limit(run.max_memory + _STOP_HEADROOM)
+    return 1
 
 
 class _Interrupts:
@@ -108,6 +117,8 @@ class Run:
     deadline: float = 0.0
     cancelled: threading.Event = field(default_factory=threading.Event)
     id: int = 0
+    context: Any = field(default=None, repr=False)
+    stopping: bool = False
 
     def start(self) -> None:
         self.deadline = time.monotonic() + self.timeout_s
@@ -229,6 +240,7 @@ def run_script(run: Run, prelude: str, source: str, bridge: Bridge, start: str, 
     run.id = next(_run_ids)
     _runs[run.id] = run
     context = quickjs.Context()
+    run.context = context
     try:
         context.set_memory_limit(run.max_memory)
         run.start()
@@ -244,6 +256,13 @@ def run_script(run: Run, prelude: str, source: str, bridge: Bridge, start: str, 
             context.eval(start)
             while context.execute_pending_job():  # an async execute(): settle its promise
                 pass
+            if run.should_stop():  # it got past its deadline inside a host call (sleep, http)
+                raise ScriptError(
+                    "the script was cancelled"
+                    if run.cancelled.is_set()
+                    else f"the script ran longer than {run.timeout_s:g} s and was stopped",
+                    "cancelled" if run.cancelled.is_set() else "interrupted",
+                )
             value = context.eval(result)
         except quickjs.JSException as e:
             raise describe_exception(e, run) from None
@@ -252,4 +271,5 @@ def run_script(run: Run, prelude: str, source: str, bridge: Bridge, start: str, 
         return value
     finally:
         _runs.pop(run.id, None)
+        run.context = None
         del context  # freed here, on the thread that used it
