@@ -11,7 +11,6 @@ import importlib.util
 from typing import Any
 
 from agenthost import hookimpl
-
 from agenthost_browser.discovery import BrowserNotFound, find_browser
 from agenthost_browser.manager import BrowserPool
 from agenthost_browser.settings import BrowserSettings

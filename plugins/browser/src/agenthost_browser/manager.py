@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenthost.errors import ToolFailure, Unavailable
-
 from agenthost_browser.discovery import BrowserBinary, BrowserNotFound, find_browser
 from agenthost_browser.navigation import NavigationRules
 from agenthost_browser.settings import BrowserSettings
@@ -343,10 +342,12 @@ class BrowserSession:
         page.on("crash", lambda p: self._crashed.add(id(p)))
         page.on("download", self._on_download)
         page.on("dialog", self._on_dialog)
-        if self.page is not None and page.opener is not None:
-            self.notes.append(
-                f"a new tab opened (tab {self._index(page)}); browser_tabs select switches to it"
-            )
+        page.on("popup", self._on_popup)
+
+    def _on_popup(self, popup: Page) -> None:
+        self.notes.append(
+            f"the page opened a new tab (tab {self._index(popup)}); browser_tabs select switches to it"
+        )
 
     async def _on_dialog(self, dialog: Dialog) -> None:
         kind, message = dialog.type, dialog.message

@@ -10,7 +10,6 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from agenthost.errors import Denied, InvalidArguments
-
 from agenthost_browser.settings import BrowserSettings
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from agenthost.config import Section
 from pydantic import Field
+
+from agenthost.config import Section
 
 
 class BrowserSettings(Section):

@@ -8,10 +8,10 @@ import re
 import weakref
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from agenthost import ImageBlock, TextBlock, ToolContext, tool
-from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from pydantic import BaseModel, Field
 
+from agenthost import ImageBlock, TextBlock, ToolContext, tool
+from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_browser.manager import BrowserPool, BrowserSession, describe_error
 from agenthost_browser.page_text import SIMPLIFIED_DOM, aria_snapshot, cap_text
 
@@ -364,7 +364,13 @@ async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: T
     combo = "+".join([*held, key])
     session, page = await _page(ctx)
     try:
-        await page.keyboard.press(combo)
+        # a locator's press waits for a navigation it starts (a form submitted by
+        # Enter); the bare keyboard does not
+        focused = page.locator("*:focus")
+        if await focused.count() == 1:
+            await focused.press(combo)
+        else:
+            await page.keyboard.press(combo)
     except Exception as e:
         message = str(e)
         if "Unknown key" in message:
