@@ -222,7 +222,10 @@ def skip_lines(f: IO[bytes], count: int) -> int:
 
 
 def _byte_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
-    """(number, text, cut, undecodable) for each line from ``first`` on."""
+    """(number, text, cut, undecodable) for each line from ``first`` on.
+
+    Reads in blocks and splits them, so a window costs about the bytes it
+    shows; a line longer than the cut is skipped without being kept."""
     skipped = skip_lines(f, first - 1)
     number = skipped
     if skipped < first - 1:
@@ -234,25 +237,63 @@ def _byte_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
                 skipped += 1  # a last line without a newline
         raise PastEnd(skipped)
     limit = max_chars * 4 + 4
-    decoder_name = "utf-8" if encoding == "utf-8-sig" and number > 0 else encoding
+    plain = "utf-8" if encoding == "utf-8-sig" else encoding
+    decoder_name = encoding if number == 0 else plain
+    buf = b""
+    block = 64 * 1024
     while True:
-        raw = f.readline(limit)
-        if not raw:
+        chunk = f.read(block)
+        block = min(block * 2, CHUNK)
+        data = buf + chunk if buf else chunk
+        pieces = data.split(b"\n")
+        buf = pieces.pop() if chunk else b""
+        if not chunk and pieces and pieces[-1] == b"":
+            pieces.pop()  # the file ended with a newline
+        for raw in pieces:
+            number += 1
+            cut = 0
+            if len(raw) > limit:
+                cut = len(raw) - limit
+                raw = raw[:limit]
+            yield _line(number, raw, decoder_name, plain, cut, max_chars)
+            decoder_name = plain
+        if not chunk:
             return
-        number += 1
-        cut = 0
-        if raw.endswith(b"\n"):
-            raw = raw[:-1]
-        elif len(raw) >= limit:
-            cut = _skip_rest(f)
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
-        text, bad = _decode(raw, decoder_name, partial=cut != 0)
-        decoder_name = "utf-8" if encoding == "utf-8-sig" else encoding
-        if len(text) > max_chars and cut >= 0:
-            cut = cut + len(text[max_chars:].encode(encoding.replace("-sig", ""), "replace"))
-            text = text[:max_chars]
-        yield number, text, cut, bad
+        if len(buf) > limit:
+            # a very long line: keep its head, skip the rest
+            number += 1
+            head = buf[:limit]
+            rest = _skip_rest_after(f, len(buf) - limit)
+            buf = rest[1]
+            yield _line(number, head, decoder_name, plain, rest[0], max_chars)
+            decoder_name = plain
+            if rest[0] < 0:
+                return
+
+
+def _line(number: int, raw: bytes, decoder_name: str, plain: str, cut: int, max_chars: int) -> Any:
+    if raw.endswith(b"\r"):
+        raw = raw[:-1]
+    text, bad = _decode(raw, decoder_name, partial=cut != 0)
+    if len(text) > max_chars and cut >= 0:
+        cut = cut + len(text[max_chars:].encode(plain, "replace"))
+        text = text[:max_chars]
+    return number, text, cut, bad
+
+
+def _skip_rest_after(f: IO[bytes], already: int) -> tuple[int, bytes]:
+    """Skip to the end of the current line: (bytes skipped or -1, what follows its newline)."""
+    skipped = already
+    while skipped < MAX_SKIP_BYTES:
+        chunk = f.read(CHUNK)
+        if not chunk:
+            return skipped, b""
+        end = chunk.find(b"\n")
+        if end >= 0:
+            return skipped + end, chunk[end + 1 :]
+        skipped += len(chunk)
+    f.seek(0, os.SEEK_END)
+    return -1, b""
 
 
 def _skip_rest(f: IO[bytes]) -> int:

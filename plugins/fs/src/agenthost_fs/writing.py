@@ -220,20 +220,41 @@ def match_lines(text: str, needle: str) -> list[int]:
 
 
 def snippets(text: str, changes: list[tuple[int, int]], limit: int = 3) -> str:
-    """Numbered lines around each change (the first few changes)."""
-    lines = text.split("\n")
+    """Numbered lines around each change (the first few changes); only the
+    lines shown are cut out of the text, so a large file costs no more."""
     out: list[str] = []
     for first, last in changes[:limit]:
         a = max(1, first - SNIPPET_CONTEXT)
-        b = min(len(lines), last + SNIPPET_CONTEXT)
-        if b - a > 60:
-            b = a + 60
+        b = min(last + SNIPPET_CONTEXT, a + 60)
+        start = _line_start(text, a)
+        if start < 0:
+            continue
+        rows = []
+        pos = start
+        for n in range(a, b + 1):
+            end = text.find("\n", pos)
+            rows.append(f"{n:>6}\t{(text[pos:] if end < 0 else text[pos:end]).rstrip(chr(13))}")
+            if end < 0:
+                break
+            pos = end + 1
+            if pos >= len(text):
+                break
         if out:
             out.append("...")
-        out.extend(f"{n:>6}\t{lines[n - 1].rstrip(chr(13))}" for n in range(a, b + 1))
+        out.extend(rows)
     if len(changes) > limit:
         out.append(f"[and {len(changes) - limit} more changes]")
     return "\n".join(out)
+
+
+def _line_start(text: str, line: int) -> int:
+    pos = 0
+    for _ in range(line - 1):
+        pos = text.find("\n", pos)
+        if pos < 0:
+            return -1
+        pos += 1
+    return pos
 
 
 def nearest_lines(text: str, old: str) -> str:
