@@ -296,21 +296,6 @@ def _skip_rest_after(f: IO[bytes], already: int) -> tuple[int, bytes]:
     return -1, b""
 
 
-def _skip_rest(f: IO[bytes]) -> int:
-    """Skip the rest of a long line; returns the bytes skipped (-1 when its end
-    lies further than MAX_SKIP_BYTES and the rest of the file was not read)."""
-    skipped = 0
-    while skipped < MAX_SKIP_BYTES:
-        chunk = f.readline(CHUNK)
-        if not chunk:
-            return skipped
-        if chunk.endswith(b"\n"):
-            return skipped + len(chunk) - 1
-        skipped += len(chunk)
-    f.seek(0, os.SEEK_END)
-    return -1
-
-
 def _decode(raw: bytes, encoding: str, partial: bool) -> tuple[str, bool]:
     try:
         return raw.decode(encoding), False
