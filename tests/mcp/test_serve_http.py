@@ -4,6 +4,7 @@ official MCP client; sessions, the bearer token and DNS-rebinding checks."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import re
 import subprocess
 from collections.abc import AsyncIterator, Callable
@@ -187,3 +188,20 @@ async def test_binding_beyond_loopback_with_token_from_env(serve_args, server_en
             assert (await http.post(url, json=INIT, headers=authorized)).status_code == 200
     finally:
         stop(proc)
+
+
+async def test_no_process_survives_the_http_server(serve_args, server_env, workspace):
+    proc, url = await start_server(serve_args, server_env, "--workspace", str(workspace))
+    client = Client(url)
+    await client.__aenter__()
+    try:
+        pid = (await client.call_tool("spawn", {})).structured_content["pid"]
+        assert psutil.Process(pid).is_running()
+        proc.terminate()
+        await asyncio.get_running_loop().run_in_executor(None, proc.wait, 30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+        with contextlib.suppress(Exception):  # the client may complain that its server went away
+            await client.__aexit__(None, None, None)
+    assert await gone(pid)

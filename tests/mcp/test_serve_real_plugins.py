@@ -77,7 +77,18 @@ async def test_files_and_background_shell_over_stdio(serve_args, plain_env, work
 
 async def test_shell_processes_are_per_http_session(serve_args, plain_env, workspace):
     proc = subprocess.Popen(
-        [*serve_args, "serve", "--transport", "http", "--port", "0", "--workspace", str(workspace), "--plugins", "fs,shell"],
+        [
+            *serve_args,
+            "serve",
+            "--transport",
+            "http",
+            "--port",
+            "0",
+            "--workspace",
+            str(workspace),
+            "--plugins",
+            "fs,shell",
+        ],
         env=plain_env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -4,6 +4,7 @@ server as a subprocess."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -162,15 +163,17 @@ async def test_no_process_survives_the_client_leaving(serve_args, server_env, wo
 
 
 async def test_no_process_survives_sigterm(serve_args, server_env, workspace):
-    with anyio.move_on_after(30):
-        try:
-            async with Client(params(serve_args, server_env, "--workspace", str(workspace))) as client:
-                pid = (await client.call_tool("spawn", {})).structured_content["pid"]
-                server_pid = (await client.call_tool("where", {})).structured_content["pid"]
-                os.kill(server_pid, signal.SIGTERM)
-                assert await gone(server_pid)
-        except Exception:
-            pass  # the client may complain that its server went away
+    client = Client(params(serve_args, server_env, "--workspace", str(workspace)))
+    await client.__aenter__()
+    try:
+        pid = (await client.call_tool("spawn", {})).structured_content["pid"]
+        server_pid = (await client.call_tool("where", {})).structured_content["pid"]
+        assert alive(pid)
+        os.kill(server_pid, signal.SIGTERM)
+        assert await gone(server_pid)
+    finally:
+        with anyio.move_on_after(30), contextlib.suppress(Exception):  # its server went away
+            await client.__aexit__(None, None, None)
     assert await gone(pid)
 
 
@@ -248,3 +251,18 @@ async def test_current_folder_without_roots_but_never_root_or_home(serve_args, s
             await client.list_tools()
     async with Client(params(serve_args, server_env, "--workspace", str(workspace), cwd="/")) as client:
         assert (await client.list_tools()).tools
+
+
+def test_a_config_error_is_one_line_and_exit_2(serve_args, server_env, workspace):
+    (workspace / "agenthost.toml").write_text("[host]\nbogus = 1\n")
+    done = subprocess.run(
+        [*serve_args, "serve", "--workspace", str(workspace)],
+        env=server_env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        stdin=subprocess.DEVNULL,
+    )
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert "host.bogus: unknown key" in done.stderr and "Traceback" not in done.stderr

@@ -511,19 +511,20 @@ def serve(args: argparse.Namespace) -> int:
         finally:
             await asyncio.shield(service.aclose())
 
-    return _run(run())
+    return _run(run(), service)
 
 
-def _run(coro: Any) -> int:
+def _run(coro: Any, service: McpService) -> int:
     """Run the server; SIGTERM/SIGINT end it after every session is released."""
     import signal
 
     async def guarded() -> None:
         task = asyncio.current_task()
+        assert task is not None
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGTERM, signal.SIGINT):
             try:
-                loop.add_signal_handler(sig, task.cancel)  # type: ignore[union-attr]
+                loop.add_signal_handler(sig, _stop, task, service)
             except (NotImplementedError, RuntimeError):
                 pass
         await coro
@@ -532,12 +533,39 @@ def _run(coro: Any) -> int:
         asyncio.run(guarded())
     except (asyncio.CancelledError, KeyboardInterrupt):
         pass
-    finally:
-        # The stdio reader thread may still block on a read of stdin; it owns
-        # nothing, so do not let it hold the process open.
-        if any(
-            t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()
-        ):
-            sys.stderr.flush()
-            os._exit(0)
+    _exit_if_stuck()
     return 0
+
+
+_stopping: set[asyncio.Task[Any]] = set()
+
+
+def _stop(task: asyncio.Task[Any], service: McpService) -> None:
+    task.cancel()
+    if not _stopping:
+        stopper = asyncio.get_running_loop().create_task(_release_then_exit(task, service))
+        _stopping.add(stopper)
+
+
+async def _release_then_exit(task: asyncio.Task[Any], service: McpService) -> None:
+    """A stdio server's reader thread blocks on stdin until the client writes
+    or closes it, so cancellation alone may never finish: release every
+    session (and the processes their tools started) here, then leave."""
+    try:
+        await asyncio.wait_for(service.aclose(), 15)
+    except Exception as e:
+        log.warning("closing sessions on signal: %s", e)
+    await asyncio.sleep(1)  # room for the normal unwinding to finish first
+    if not task.done():
+        _exit_if_stuck(force=True)
+
+
+def _exit_if_stuck(force: bool = False) -> None:
+    # The stdio reader thread may still block on a read of stdin; it owns
+    # nothing, so it must not hold the process open.
+    stuck = any(
+        t.is_alive() and not t.daemon for t in threading.enumerate() if t is not threading.main_thread()
+    )
+    if force or stuck:
+        sys.stderr.flush()
+        os._exit(0)
