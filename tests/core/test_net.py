@@ -15,6 +15,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agenthost.config import Config
 from agenthost.net import (
@@ -187,10 +189,44 @@ def test_literal_addresses_read_like_the_c_resolver(host: str, address: str | No
     assert (str(found) if found else None) == address
 
 
+@given(st.sampled_from(["127.0.0.0/8", "10.0.0.0/8", "192.168.0.0/16", "169.254.0.0/16"]), st.data())
+def test_every_spelling_of_a_private_address_is_caught(network: str, data: st.DataObject) -> None:
+    net = ipaddress.ip_network(network)
+    value = data.draw(st.integers(int(net.network_address), int(net.broadcast_address)))
+    a, b, c, d = ipaddress.IPv4Address(value).packed
+    spellings = [
+        str(value),
+        hex(value),
+        f"{a}.{(b << 16) | (c << 8) | d}",
+        f"{a}.{b}.{(c << 8) | d}",
+        f"0{a:o}.0x{b:x}.{c}.0{d:o}",
+        f"[::ffff:{a}.{b}.{c}.{d}]",
+        f"{a}.{b}.{c}.{d}.",
+    ]
+    guard = NetGuard()
+    for spelling in spellings:
+        address = literal_address(spelling)
+        assert address is not None, spelling
+        with pytest.raises(BlockedURL):
+            guard.check_host(spelling)
+
+
 # -- odd forms of loopback, end to end ---------------------------------------------------
 
 
-@pytest.mark.parametrize("host", ["127.1", "0x7f000001", "2130706433", "[::ffff:127.0.0.1]", "127.0.0.1"])
+@pytest.mark.parametrize(
+    "host",
+    [
+        "127.1",
+        "0x7f000001",
+        "2130706433",
+        "[::ffff:127.0.0.1]",
+        "127.0.0.1",
+        "[::1]",
+        "0177.1",
+        "[::127.0.0.1]",
+    ],
+)
 async def test_odd_loopback_forms_are_blocked(port: str, host: str) -> None:
     with pytest.raises(BlockedURL, match="loopback"):
         await _get(f"http://{host}:{port}/hello")

@@ -7,8 +7,10 @@ import functools
 import gzip
 import io
 import json
+import struct
 import threading
 import time
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -48,11 +50,19 @@ def minimal_pdf(lines: list[str]) -> bytes:
 
 
 def png_bytes() -> bytes:
-    from PIL import Image
+    """An 8x6 red PNG, written by hand."""
 
-    buffer = io.BytesIO()
-    Image.new("RGB", (8, 6), (200, 30, 30)).save(buffer, format="PNG")
-    return buffer.getvalue()
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    rows = b"".join(b"\0" + b"\xc8\x1e\x1e" * 8 for _ in range(6))
+    header = struct.pack(">IIBBBBB", 8, 6, 8, 2, 0, 0, 0)
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + chunk(b"IHDR", header)
+        + chunk(b"IDAT", zlib.compress(rows))
+        + chunk(b"IEND", b"")
+    )
 
 
 @functools.cache

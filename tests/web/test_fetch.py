@@ -211,3 +211,25 @@ async def test_doctor_says_how_to_configure_search(make_host: Any) -> None:
     search = next(r for r in rows if r["name"] == "web_search backend")
     assert not search["ok"] and "BRAVE_API_KEY" in search["fix"] and "searxng_url" in search["fix"]
     assert all(r["ok"] for r in rows if r["name"].startswith("web_fetch"))
+
+
+def test_readability_takes_over_when_trafilatura_finds_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from pathlib import Path
+
+    from agenthost_web import extract
+
+    html = (Path(__file__).parent / "pages" / "bridges.html").read_text(encoding="utf-8")
+    monkeypatch.setattr(extract, "_trafilatura", lambda *a: None)
+    for mode in ("text", "markdown"):
+        page = extract.extract_html(html, mode)
+        assert page.extractor == "readability" and "MARKER bridges" in page.text
+        assert "Footer link" not in page.text
+
+
+def test_whole_page_is_the_last_resort(monkeypatch: pytest.MonkeyPatch) -> None:
+    from agenthost_web import extract
+
+    monkeypatch.setattr(extract, "_trafilatura", lambda *a: None)
+    monkeypatch.setattr(extract, "_readability", lambda *a: None)
+    page = extract.extract_html("<html><body><script>x()</script><p>only line</p></body></html>", "text")
+    assert page.extractor == "whole page" and page.text == "only line"
