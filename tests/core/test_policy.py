@@ -121,3 +121,25 @@ def test_bad_rule_is_a_config_error(workspace) -> None:
 
     with pytest.raises(ConfigError, match=r"policy.deny: policy rule 'not a rule\(. must look like"):
         Host(workspace, config={"policy": {"deny": ["not a rule("]}}, plugins=[])
+
+
+async def test_list_arguments_are_decided_entry_by_entry(make_host) -> None:
+    from agenthost import hookimpl, tool
+
+    @tool(level="network", match=("urls",))
+    def fetch_many(urls: list[str]) -> str:
+        """Pretend to fetch several URLs.
+
+        :param urls: the addresses
+        """
+        return "fetched"
+
+    class Plugin:
+        @hookimpl
+        def agenthost_register_tools(self, register):
+            register(fetch_many)
+
+    host = await make_host(hooks=[Plugin()], config={"policy": {"deny": ["fetch_many(https://evil.example/*)"]}})
+    assert (await host.call("fetch_many", {"urls": ["https://ok.example/a"]})).ok
+    denied = await host.call("fetch_many", {"urls": ["https://ok.example/a", "https://evil.example/x"]})
+    assert denied.error.type == "denied"

@@ -94,14 +94,17 @@ class Policy:
         subjects: list[tuple[str | None, bool]] = []
         for name in tool.match:
             value = arguments.get(name)
-            if not isinstance(value, str):
-                continue
-            if name == tool.command_arg:
-                subjects.extend((part, False) for part in split_compound(value))
-            elif name in tool.path_args:
-                subjects.append((self._workspace_relative(value), True))
-            else:
-                subjects.append((value, False))
+            # a list argument (web_fetch's `urls`) is decided entry by entry
+            values = value if isinstance(value, list) else [value]
+            for item in values:
+                if not isinstance(item, str):
+                    continue
+                if name == tool.command_arg:
+                    subjects.extend((part, False) for part in split_compound(item))
+                elif name in tool.path_args:
+                    subjects.append((self._workspace_relative(item), True))
+                else:
+                    subjects.append((item, False))
         return subjects or [(None, False)]
 
     def _workspace_relative(self, path: str) -> str:
