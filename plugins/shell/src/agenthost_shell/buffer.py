@@ -59,7 +59,8 @@ class OutputBuffer:
         self.total = 0  # bytes ever fed
         self.closed = False  # the stream reached its end
 
-    def feed(self, data: bytes) -> None:
+    def feed(self, data: bytes | bytearray | memoryview) -> None:
+        """Take ``data`` (copied: the reader reuses its read buffer)."""
         with self._lock:
             self.total += len(data)
             if not self._tail and len(self._head) < self.head_limit:
@@ -69,7 +70,14 @@ class OutputBuffer:
                     return
                 self._head += data[:room]
                 data = data[room:]
-            self._tail.append(data)
+            if len(data) >= self.tail_limit:  # the chunk alone fills the tail: copy only that
+                self._omitted += self._tail_len + len(data) - self.tail_limit
+                self._tail.clear()
+                self._skip = 0
+                self._tail.append(bytes(data[len(data) - self.tail_limit :]))
+                self._tail_len = self.tail_limit
+                return
+            self._tail.append(bytes(data))
             self._tail_len += len(data)
             excess = self._tail_len - self.tail_limit
             while excess > 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import secrets
+import shutil
 import threading
 import weakref
 from pathlib import Path
@@ -42,6 +43,7 @@ class ProcessManager:
         self._lock = threading.Lock()
         self.closed = False
         self.started = 0  # processes ever started
+        self._shell: str | None = None
         with _LIVE_LOCK:
             _LIVE.add(self)
 
@@ -63,7 +65,9 @@ class ProcessManager:
         settings = self.settings
         screen.check(command, settings)
         workdir = Path(cwd) if cwd is not None else self.workspace
-        argv = [settings.shell, "-c", command]
+        if self._shell is None:  # resolved once: saves a PATH walk of execve attempts per command
+            self._shell = shutil.which(settings.shell) or settings.shell
+        argv = [self._shell, "-c", command]
         if settings.sandbox == "bwrap":
             argv = sandbox.wrap(argv, settings, self.workspace, workdir, self.read_only)
         env = screen.child_environment(settings)

@@ -44,7 +44,7 @@ class ShellProcess:
         command: str,
         argv: list[str],
         cwd: str,
-        env: dict[str, str],
+        env: dict[bytes, bytes],
         tag: str,
         head_bytes: int,
         tail_bytes: int,
@@ -62,13 +62,14 @@ class ShellProcess:
         self.stdout = OutputBuffer(head_bytes, tail_bytes)
         self.stderr = OutputBuffer(head_bytes, tail_bytes)
         self.remembered: dict[int, float] = {}  # descendant pid -> create time
+        self._chunk = memoryview(bytearray(CHUNK))  # reused: no fresh megabyte per read
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
         self.popen = subprocess.Popen(
             argv,
             cwd=cwd,
-            env={**env, TAG_VAR: tag},
+            env={**env, TAG_VAR.encode(): tag.encode()},
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -77,6 +78,9 @@ class ShellProcess:
             bufsize=0,
         )
         self.pid = self.popen.pid
+        self._loop: asyncio.AbstractEventLoop | None = None
+        if not background and self._start_on_loop():
+            return  # a foreground command is read by the calling event loop: no thread to start
         self._thread = threading.Thread(target=self._pump, name=f"agenthost-shell-{id}", daemon=True)
         self._thread.start()
 
@@ -120,7 +124,8 @@ class ShellProcess:
                 return True
             self._waiters.append((loop, future))
         try:
-            await asyncio.wait_for(future, timeout)
+            async with asyncio.timeout(timeout):
+                await future
             return True
         except TimeoutError:
             return False
@@ -130,6 +135,17 @@ class ShellProcess:
 
     def wait_sync(self, timeout: float | None) -> bool:
         return self._done.wait(timeout)
+
+    def check_exit(self) -> bool:
+        """For stoppers (any thread): whether the shell has ended, reaping it
+        here when the event loop that reads it no longer runs."""
+        if self._done.is_set():
+            return True
+        loop = self._loop
+        if loop is not None and (loop.is_closed() or not loop.is_running()) and self.popen.poll() is not None:
+            self._mark_done()
+            return True
+        return False
 
     def has_leftovers(self) -> bool:
         """Whether processes the command started are still alive after the
@@ -142,6 +158,73 @@ class ShellProcess:
         except PermissionError:
             return True
         return bool(self.remembered) and any(_alive_pid(p, t) for p, t in list(self.remembered.items()))
+
+    # -- reading on the event loop (foreground) -------------------------------
+
+    def _start_on_loop(self) -> bool:
+        try:
+            loop = asyncio.get_running_loop()
+            pidfd = os.pidfd_open(self.pid)
+        except (RuntimeError, AttributeError, OSError):
+            return False
+        pipes: dict[int, OutputBuffer] = {}
+        try:
+            for stream, buffer in ((self.popen.stdout, self.stdout), (self.popen.stderr, self.stderr)):
+                assert stream is not None
+                fd = stream.fileno()
+                with contextlib.suppress(OSError):
+                    fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
+                os.set_blocking(fd, False)
+                loop.add_reader(fd, self._loop_read, fd)
+                pipes[fd] = buffer
+            loop.add_reader(pidfd, self._loop_exit)
+        except (NotImplementedError, RuntimeError):  # a loop without add_reader
+            for fd in pipes:
+                loop.remove_reader(fd)
+            os.close(pidfd)
+            return False
+        self._loop, self._pidfd, self._pipes = loop, pidfd, pipes
+        self._snapshot = loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
+        return True
+
+    def _loop_read(self, fd: int) -> None:
+        n = self._read_into(fd)
+        if n < 0:
+            return
+        if n:
+            self._pipes[fd].feed(self._chunk[:n])
+        else:
+            self._loop.remove_reader(fd)  # type: ignore[union-attr]
+            self._pipes.pop(fd).closed = True
+
+    def _loop_exit(self) -> None:
+        loop = self._loop
+        assert loop is not None
+        loop.remove_reader(self._pidfd)
+        os.close(self._pidfd)
+        self._snapshot.cancel()
+        budget = 8 * CHUNK  # what the shell wrote before exiting; leftovers may still write
+        for fd, buffer in list(self._pipes.items()):
+            loop.remove_reader(fd)
+            while budget > 0:
+                n = self._read_into(fd)
+                if n <= 0:
+                    break
+                buffer.feed(self._chunk[:n])
+                budget -= n
+            buffer.closed = True
+        self._pipes.clear()
+        for stream in (self.popen.stdout, self.popen.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+        self.popen.wait()
+        self._mark_done()
+
+    def _loop_snapshot(self) -> None:
+        if self._done.is_set() or self._loop is None or self._loop.is_closed():
+            return
+        self._loop.run_in_executor(None, self._remember_tree)
+        self._snapshot = self._loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
 
     # -- the reader thread ----------------------------------------------------
 
@@ -200,16 +283,22 @@ class ShellProcess:
                 with contextlib.suppress(OSError):
                     stream.close()  # type: ignore[union-attr]
 
+    def _read_into(self, fd: int) -> int:
+        """Bytes read into the chunk buffer; 0 at the end, -1 for "nothing now"."""
+        try:
+            return os.readv(fd, [self._chunk])
+        except BlockingIOError:
+            return -1
+        except OSError:
+            return 0
+
     def _read(self, fd: int, sel: selectors.BaseSelector, pipes: dict[int, OutputBuffer]) -> bool:
         """One read; False when the pipe had nothing more right now."""
-        try:
-            data = os.read(fd, CHUNK)
-        except BlockingIOError:
+        n = self._read_into(fd)
+        if n < 0:
             return False
-        except OSError:
-            data = b""
-        if data:
-            pipes[fd].feed(data)
+        if n:
+            pipes[fd].feed(self._chunk[:n])
             return True
         sel.unregister(fd)
         pipes.pop(fd).closed = True
@@ -226,12 +315,21 @@ class ShellProcess:
         self._mark_done()
 
     def _mark_done(self) -> None:
-        self.exit_code = self.popen.returncode
-        self.ended_at = time.time()
         with self._lock:
+            if self._done.is_set():
+                return
+            self.exit_code = self.popen.returncode
+            self.ended_at = time.time()
             self._done.set()
             waiters, self._waiters = self._waiters, []
+        try:
+            here = asyncio.get_running_loop()
+        except RuntimeError:  # the reader thread
+            here = None
         for loop, future in waiters:
+            if loop is here:
+                _resolve(future)
+                continue
             with contextlib.suppress(RuntimeError):  # that loop is closed
                 loop.call_soon_threadsafe(_resolve, future)
 
@@ -365,17 +463,17 @@ def stop_trees(
     shells = list(shells)
     prefixes = tuple(tag_prefixes)
     for shell in shells:
-        if not shell.exited and shell.stopped_by is None:
+        if not shell.check_exit() and shell.stopped_by is None:
             shell.stopped_by = reason
     targets = find_tree(shells, prefixes)
-    running = [s for s in shells if not s.exited]
+    running = [s for s in shells if not s.check_exit()]
     if not targets and not running:
         return {"terminated": 0, "killed": 0, "survivors": 0}
     seen = {p.pid for p in targets}
     _signal(shells, targets, signal.SIGTERM)
     deadline = time.monotonic() + grace_s
     while time.monotonic() < deadline:
-        if not any(_alive(p) for p in targets) and all(s.exited for s in running):
+        if not any(_alive(p) for p in targets) and all(s.check_exit() for s in running):
             break
         time.sleep(0.02)
     terminated = sum(1 for p in targets if not _alive(p)) + sum(1 for s in running if s.exited)
@@ -386,7 +484,7 @@ def stop_trees(
         fresh = [p for p in find_tree(shells, prefixes) if p.pid not in seen]
         seen.update(p.pid for p in fresh)
         survivors += fresh
-        if not survivors and all(s.exited for s in shells):
+        if not survivors and all(s.check_exit() for s in shells):
             break
         if attempt == 19:
             left = len(survivors)
@@ -396,9 +494,10 @@ def stop_trees(
         targets = survivors
         end = time.monotonic() + 2.0
         while time.monotonic() < end and (
-            any(_alive(p) for p in survivors) or not all(s.wait_sync(0) for s in shells)
+            any(_alive(p) for p in survivors) or not all(s.check_exit() for s in shells)
         ):
             time.sleep(0.01)
-    for shell in shells:
-        shell.wait_sync(2.0)
+    end = time.monotonic() + 2.0
+    while time.monotonic() < end and not all(s.check_exit() for s in shells):
+        time.sleep(0.01)
     return {"terminated": terminated, "killed": killed, "survivors": left}

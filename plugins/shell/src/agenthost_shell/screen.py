@@ -101,18 +101,23 @@ def check(command: str, settings: ShellSettings) -> None:
 _SECRET_NAME = re.compile(
     r"(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)S?$|^AGENTHOST_TOKEN$", re.I
 )
+_SECRET_NAME_BYTES = re.compile(_SECRET_NAME.pattern.encode(), re.I)
 
 
 def is_secret_name(name: str) -> bool:
     return _SECRET_NAME.search(name) is not None
 
 
-def child_environment(settings: ShellSettings, source: Mapping[str, str] | None = None) -> dict[str, str]:
-    """``source`` (the host's environment) without secret-looking variables,
-    except those ``env_passthrough`` names."""
-    env = dict(os.environ if source is None else source)
+def child_environment(
+    settings: ShellSettings, source: Mapping[bytes, bytes] | None = None
+) -> dict[bytes, bytes]:
+    """``source`` (the host's environment, as bytes: no decoding round trip
+    on every command) without secret-looking variables, except those
+    ``env_passthrough`` names."""
+    env = dict(os.environb if source is None else source)
     keep = settings.env_passthrough
-    for name in [n for n in env if is_secret_name(n)]:
-        if not any(fnmatch.fnmatchcase(name, k) for k in keep):
+    for name in [n for n in env if _SECRET_NAME_BYTES.search(n)]:
+        text = os.fsdecode(name)
+        if not any(fnmatch.fnmatchcase(text, k) for k in keep):
             del env[name]
     return env
