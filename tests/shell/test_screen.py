@@ -89,10 +89,16 @@ async def test_the_allow_list_checks_every_part_of_a_compound_command(make_host)
 
 
 def test_an_invalid_pattern_is_a_config_error_naming_the_key(workspace):
+    from agenthost.config import Config
+    from agenthost_shell import ShellSettings
+
+    config = Config.load(workspace, shell_config(deny_patterns=["("]))
     with pytest.raises(ConfigError, match=r"plugins\.shell\.deny_patterns"):
-        Host(workspace, config=shell_config(deny_patterns=["("]), plugins=["shell"]).config.section(
-            "shell", __import__("agenthost_shell").ShellSettings
-        )
+        config.section("shell", ShellSettings)
+    host = Host(workspace, config=config, plugins=["shell"])
+    info = next(i for i in host.plugin_infos if i.name == "shell")
+    assert info.status == "failed" and "deny_patterns" in info.error
+    assert "bash" not in host.tools
 
 
 async def test_children_do_not_inherit_secret_looking_variables(make_host, monkeypatch):

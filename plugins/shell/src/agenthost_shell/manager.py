@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import builtins
 import secrets
 import shutil
 import threading
@@ -33,7 +34,7 @@ class ProcessManager:
         host: Any = None,
         read_only: tuple[str, ...] = (),
     ) -> None:
-        self.settings = settings or ShellSettings()
+        self.settings = settings or ShellSettings.model_validate({})
         self.workspace = Path(workspace or Path.cwd()).resolve()
         self.read_only = read_only
         self._host = weakref.ref(host) if host is not None else None
@@ -137,7 +138,7 @@ class ProcessManager:
             target=stop_trees, args=([proc], self.settings.kill_grace_s, reason), daemon=True
         ).start()
 
-    def _all(self) -> list[ShellProcess]:
+    def _all(self) -> builtins.list[ShellProcess]:
         with self._lock:
             return [*self._background.values(), *self._foreground]
 
