@@ -9,16 +9,18 @@ a generous ``busy_timeout`` makes concurrent writers queue rather than fail.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure, Unavailable
 
@@ -27,6 +29,7 @@ BUSY_TIMEOUT_MS = 30_000
 MAX_KEY_CHARS = 200
 PREVIEW_CHARS = 400
 _WORD = re.compile(r"\w+", re.UNICODE)
+T = TypeVar("T")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS memories (
@@ -64,7 +67,9 @@ END;
 """
 
 # Keys and tags weigh more than the body: a memory named after the query is
-# what the model most likely wants.
+# what the model most likely wants. Stored as the table's `rank` function, so
+# that `ORDER BY rank LIMIT n` stays FTS5's fast path (it sorts inside FTS5
+# and computes snippets only for the rows returned).
 _RANK = "bm25(8.0, 1.0, 4.0)"
 
 
@@ -77,10 +82,152 @@ def fts5_available() -> bool:
         return False
 
 
+# Words too common to tell memories apart: dropped from a query that has other
+# words (they add nothing to the ranking, and scoring every memory that holds
+# "the" costs time).
+STOPWORDS = frozenset(
+    [
+        "a",
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "all",
+        "am",
+        "an",
+        "and",
+        "any",
+        "are",
+        "as",
+        "at",
+        "be",
+        "because",
+        "been",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "but",
+        "by",
+        "can",
+        "could",
+        "did",
+        "do",
+        "does",
+        "doing",
+        "down",
+        "during",
+        "each",
+        "few",
+        "for",
+        "from",
+        "further",
+        "had",
+        "has",
+        "have",
+        "having",
+        "he",
+        "her",
+        "here",
+        "hers",
+        "herself",
+        "him",
+        "himself",
+        "his",
+        "how",
+        "i",
+        "if",
+        "in",
+        "into",
+        "is",
+        "it",
+        "its",
+        "itself",
+        "just",
+        "me",
+        "more",
+        "most",
+        "my",
+        "myself",
+        "no",
+        "nor",
+        "not",
+        "now",
+        "of",
+        "off",
+        "on",
+        "once",
+        "only",
+        "or",
+        "other",
+        "our",
+        "ours",
+        "ourselves",
+        "out",
+        "over",
+        "own",
+        "same",
+        "she",
+        "should",
+        "so",
+        "some",
+        "such",
+        "than",
+        "that",
+        "the",
+        "their",
+        "theirs",
+        "them",
+        "themselves",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "to",
+        "too",
+        "under",
+        "until",
+        "up",
+        "very",
+        "was",
+        "we",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "who",
+        "whom",
+        "why",
+        "will",
+        "with",
+        "would",
+        "you",
+        "your",
+        "yours",
+        "yourself",
+        "yourselves",
+    ]
+)
+
+
+def query_words(query: str) -> list[str]:
+    words = _WORD.findall(query)
+    kept = [w for w in words if w.lower() not in STOPWORDS]
+    return kept or words
+
+
 def match_expression(query: str, any_word: bool = False) -> str:
     """A safe FTS5 MATCH expression for free text: each word quoted (so model
-    text cannot be FTS5 syntax), all words required unless ``any_word``."""
-    words = _WORD.findall(query)
+    text cannot be FTS5 syntax), all words required unless ``any_word``;
+    stopwords left out when other words remain."""
+    words = query_words(query)
     if not words:
         raise InvalidArguments("the query has no words to search for; give one or more words")
     quoted = ['"' + w.replace('"', '""') + '"' for w in words]
@@ -112,12 +259,22 @@ def check_key(key: str | None, action: str) -> str:
 
 
 class MemoryStore:
-    """One database file; methods are blocking (run them in a thread)."""
+    """One database file. Its methods block; ``await store.run(store.search, ...)``
+    runs one on the store's own worker thread, off the event loop."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._db: sqlite3.Connection | None = None
         self._lock = threading.Lock()
+        self._worker: ThreadPoolExecutor | None = None
+
+    async def run(self, fn: Callable[..., T], *args: Any) -> T:
+        # One long-lived thread rather than the loop's shared pool: the calls
+        # are serialised by the lock anyway, and a thread that stays warm
+        # answers a search noticeably faster than a pool rotating its threads.
+        if self._worker is None:
+            self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="agenthost-memory")
+        return await asyncio.get_running_loop().run_in_executor(self._worker, fn, *args)
 
     # -- connection ----------------------------------------------------------
 
@@ -187,6 +344,9 @@ class MemoryStore:
             if self._db is not None:
                 self._db.close()
                 self._db = None
+        if self._worker is not None:
+            self._worker.shutdown(wait=False)
+            self._worker = None
 
     # -- actions -------------------------------------------------------------
 
@@ -272,7 +432,7 @@ class MemoryStore:
         tags = normalize_tags(tags)
         rows = self._match(match_expression(query), tags, limit)
         any_word = False
-        if not rows and len(_WORD.findall(query)) > 1:
+        if not rows and len(query_words(query)) > 1:
             rows, any_word = self._match(match_expression(query, any_word=True), tags, limit), True
         results = []
         for key, content, tag_json, updated, snippet, rank in rows:
@@ -297,10 +457,11 @@ class MemoryStore:
     def _match(self, expression: str, tags: list[str], limit: int) -> list[tuple[Any, ...]]:
         tag_filter, params = _tag_filter("rowid", tags)
         sql = (
-            "SELECT m.key, m.content, m.tags, m.updated, f.snip, f.rank FROM ("
-            "  SELECT rowid, rank, snippet(memories_fts, 1, '[', ']', '…', 16) AS snip"
+            "SELECT m.key, m.content, m.tags, m.updated, f.snip, f.score FROM ("
+            "  SELECT rowid, rank AS score,"
+            "  snippet(memories_fts, 1, '[', ']', '…', 16) AS snip"
             "  FROM memories_fts WHERE memories_fts MATCH ?" + tag_filter + "  ORDER BY rank LIMIT ?"
-            ") AS f JOIN memories AS m ON m.id = f.rowid ORDER BY f.rank"
+            ") AS f JOIN memories AS m ON m.id = f.rowid ORDER BY f.score"
         )
         with self._reading() as db:
             try:

@@ -23,7 +23,7 @@ def auto_key(content: str) -> str:
 
 
 def make_memory_tool(store: MemoryStore) -> Tool:
-    def memory(
+    async def memory(
         action: Literal["write", "read", "search", "list", "delete"],
         key: str | None = None,
         content: str | None = None,
@@ -57,15 +57,15 @@ def make_memory_tool(store: MemoryStore) -> Tool:
                     f"{MAX_CONTENT_CHARS:,}: keep what matters, or split it under several keys"
                 )
             name = check_key(key, action) if key is not None else auto_key(content)
-            return store.write(name, content, tags)
+            return await store.run(store.write, name, content, tags)
         if action == "read":
-            return store.read(check_key(key, action))
+            return await store.run(store.read, check_key(key, action))
         if action == "delete":
-            return store.delete(check_key(key, action))
+            return await store.run(store.delete, check_key(key, action))
         if action == "search":
             if query is None or not query.strip():
                 raise InvalidArguments("memory action=search needs a non-empty query (words to look for)")
-            return store.search(query, tags, limit or DEFAULT_LIMITS["search"])
-        return store.list(tags, limit or DEFAULT_LIMITS["list"])
+            return await store.run(store.search, query, tags, limit or DEFAULT_LIMITS["search"])
+        return await store.run(store.list, tags, limit or DEFAULT_LIMITS["list"])
 
     return tool(memory, level="write")
