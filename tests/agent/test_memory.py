@@ -265,3 +265,17 @@ def test_two_processes_write_at_once_and_nothing_is_lost(workspace, tmp_path):
             for p in ("alpha", "beta")
         ]
         assert spans[0][0] < spans[1][1] and spans[1][0] < spans[0][1]
+
+
+async def test_stopwords_do_not_have_to_match_unless_alone(make_host):
+    host = await make_host(plugins=["agent"])
+    await write(host, "cache", "Redis holds sessions for a day")
+    await write(host, "motto", "to be or not to be")
+    result = await host.call("memory", {"action": "search", "query": "what is the redis setup"})
+    # 'setup' is missing: every non-stopword must match, else any of them
+    assert [r["key"] for r in result.data["results"]] == ["cache"]
+    assert "note" in result.data
+    exact = await host.call("memory", {"action": "search", "query": "where are the sessions"})
+    assert [r["key"] for r in exact.data["results"]] == ["cache"] and "note" not in exact.data
+    only = await host.call("memory", {"action": "search", "query": "to be"})
+    assert [r["key"] for r in only.data["results"]] == ["motto"]
