@@ -438,7 +438,7 @@ class MemoryStore:
         for key, content, tag_json, updated, snippet, rank in rows:
             item: dict[str, Any] = {
                 "key": key,
-                "score": round(-rank, 4),
+                "score": float(f"{-rank:.4g}"),
                 "tags": json.loads(tag_json),
                 "snippet": snippet,
                 "content": content if len(content) <= PREVIEW_CHARS else content[:PREVIEW_CHARS] + "…",

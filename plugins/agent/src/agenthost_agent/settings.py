@@ -34,5 +34,5 @@ class TaskSettings(Section):
 class AgentSettings(Section):
     memory_db: str = "memory.sqlite3"  # relative to the host's state_dir
     skills_dirs: list[str] = Field(default_factory=lambda: ["skills"])  # relative to the workspace
-    llm: LlmSettings = Field(default_factory=LlmSettings)
-    task: TaskSettings = Field(default_factory=TaskSettings)
+    llm: LlmSettings = Field(default_factory=lambda: LlmSettings())
+    task: TaskSettings = Field(default_factory=lambda: TaskSettings())
