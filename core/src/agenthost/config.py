@@ -24,7 +24,9 @@ M = TypeVar("M", bound=BaseModel)
 class Section(BaseModel):
     """Base for config tables: unknown keys are errors."""
 
-    model_config = ConfigDict(extra="forbid")
+    # Validators are built on first use: with no config file, start-up never
+    # builds them (listing tools must stay cheap).
+    model_config = ConfigDict(extra="forbid", defer_build=True)
 
 
 class HostSettings(Section):
@@ -45,7 +47,7 @@ class LevelDefaults(Section):
 
 
 class PolicySettings(Section):
-    levels: LevelDefaults = Field(default_factory=LevelDefaults)
+    levels: LevelDefaults = Field(default_factory=LevelDefaults.model_construct)
     deny: list[str] = Field(default_factory=list)
     ask: list[str] = Field(default_factory=list)
     allow: list[str] = Field(default_factory=list)
@@ -60,10 +62,10 @@ class NetSettings(Section):
 
 
 class ConfigFile(Section):
-    host: HostSettings = Field(default_factory=HostSettings)
-    policy: PolicySettings = Field(default_factory=PolicySettings)
-    audit: AuditSettings = Field(default_factory=AuditSettings)
-    net: NetSettings = Field(default_factory=NetSettings)
+    host: HostSettings = Field(default_factory=HostSettings.model_construct)
+    policy: PolicySettings = Field(default_factory=PolicySettings.model_construct)
+    audit: AuditSettings = Field(default_factory=AuditSettings.model_construct)
+    net: NetSettings = Field(default_factory=NetSettings.model_construct)
     plugins: dict[str, dict[str, Any]] = Field(default_factory=dict)
 
 
@@ -99,7 +101,9 @@ class Config:
 
     def section(self, name: str, model: type[M]) -> M:
         """Validate ``[plugins.<name>]`` against ``model`` (defaults if absent)."""
-        raw = self.data.plugins.get(name, {})
+        raw = self.data.plugins.get(name)
+        if not raw:  # defaults need no validation
+            return model.model_construct()
         try:
             return model.model_validate(raw)
         except ValidationError as e:
@@ -130,7 +134,7 @@ class Config:
             candidate = workspace / CONFIG_NAME
             path = candidate if candidate.is_file() else None
         if path is None:
-            return cls(ConfigFile(), workspace)
+            return cls(ConfigFile.model_construct(), workspace)
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as e:
