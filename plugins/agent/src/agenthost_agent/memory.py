@@ -288,11 +288,9 @@ class MemoryStore:
             raise Unavailable(f"cannot open the memory database {self.path}: {e}") from None
         try:
             db.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-            db.execute("PRAGMA journal_mode = WAL")
+            _retry_locked(lambda: _set_wal(db))
             db.execute("PRAGMA synchronous = NORMAL")
-            (version,) = db.execute("PRAGMA user_version").fetchone()
-            if version < SCHEMA_VERSION:
-                self._migrate(db)
+            _retry_locked(lambda: self._migrate(db))
         except sqlite3.OperationalError as e:
             db.close()
             if "fts5" in str(e):
@@ -300,12 +298,15 @@ class MemoryStore:
                     "this Python's SQLite lacks FTS5; install a Python whose sqlite3 has it "
                     "(python.org and Debian builds do)"
                 ) from None
-            raise
+            raise ToolFailure(f"cannot open the memory database {self.path}: {e}") from None
         self._db = db
         return db
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:
+        (version,) = db.execute("PRAGMA user_version").fetchone()
+        if version >= SCHEMA_VERSION:
+            return
         db.execute("BEGIN IMMEDIATE")  # another process may be creating it too
         try:
             (version,) = db.execute("PRAGMA user_version").fetchone()
@@ -513,6 +514,31 @@ class MemoryStore:
                 pass
         hint = f"; similar keys: {', '.join(map(repr, similar))}" if similar else ""
         return f"no memory has the key {key!r}{hint}; use action=list or action=search to find keys"
+
+
+def _set_wal(db: sqlite3.Connection) -> None:
+    (mode,) = db.execute("PRAGMA journal_mode").fetchone()
+    if str(mode).lower() != "wal":
+        db.execute("PRAGMA journal_mode = WAL")
+
+
+def _retry_locked(step: Callable[[], None], budget_s: float = BUSY_TIMEOUT_MS / 1000) -> None:
+    """Run ``step``, retrying while another process holds a lock that SQLite
+    reports without waiting on the busy handler (switching a new database to
+    WAL, two processes creating the schema at once)."""
+    deadline = time.monotonic() + budget_s
+    delay = 0.005
+    while True:
+        try:
+            step()
+            return
+        except sqlite3.OperationalError as e:
+            if "locked" not in str(e) and "busy" not in str(e):
+                raise
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(delay)
+            delay = min(delay * 2, 0.2)
 
 
 def _statements(script: str) -> Iterator[str]:

@@ -13,9 +13,9 @@ class LlmSettings(Section):
     base_url: str = ""  # e.g. "http://127.0.0.1:8080/v1"; `/chat/completions` is appended
     model: str = ""
     api_key_env: str = ""  # name of the environment variable holding the key; empty = no key
-    timeout_s: float = Field(120, gt=0)  # per request
+    timeout_s: float = Field(default=120, gt=0)  # per request
     temperature: float | None = None
-    max_tokens: int | None = Field(None, gt=0)
+    max_tokens: int | None = Field(default=None, gt=0)
 
     @property
     def configured(self) -> bool:
@@ -26,8 +26,8 @@ class TaskSettings(Section):
     """The built-in sub-agent's loop."""
 
     tools: list[str] = Field(default_factory=list)  # names or globs; empty = every tool but `task`
-    max_turns: int = Field(12, ge=1, le=200)
-    timeout_s: float = Field(900, gt=0)  # the whole `task` call
+    max_turns: int = Field(default=12, ge=1, le=200)
+    timeout_s: float = Field(default=900, gt=0)  # the whole `task` call
     system_prompt: str = ""
 
 
