@@ -26,8 +26,12 @@ def test_doctor_reports_pieces_and_fixes(workspace: Path) -> None:
 def test_schema_in_three_formats(workspace: Path) -> None:
     env = {"AGENTHOST_PLUGINS": "sample"}
     openai = json.loads(agenthost("schema", cwd=workspace, env=env).stdout)
-    assert [d["function"]["name"] for d in openai] == ["greet", "add"] or [d["function"]["name"] for d in openai] == ["add", "greet"]
-    anthropic = json.loads(agenthost("schema", "--format", "anthropic", "greet", cwd=workspace, env=env).stdout)
+    assert [d["function"]["name"] for d in openai] == ["greet", "add"] or [
+        d["function"]["name"] for d in openai
+    ] == ["add", "greet"]
+    anthropic = json.loads(
+        agenthost("schema", "--format", "anthropic", "greet", cwd=workspace, env=env).stdout
+    )
     assert anthropic == [
         {
             "name": "greet",

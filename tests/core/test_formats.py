@@ -47,7 +47,9 @@ async def test_definitions_match_published_shapes(host) -> None:
 RESULTS = [
     ToolResult(ok=True, content=[TextBlock("hello")], call_id="c1"),
     ToolResult(ok=True, content=[JsonBlock({"a": 1}), TextBlock("and text")], call_id="c2"),
-    ToolResult(ok=True, content=[TextBlock("pic"), ImageBlock(base64.b64encode(b"png").decode(), "image/png")]),
+    ToolResult(
+        ok=True, content=[TextBlock("pic"), ImageBlock(base64.b64encode(b"png").decode(), "image/png")]
+    ),
     ToolResult.failure("not_found", "no such file; list the folder first", "c4"),
 ]
 

@@ -139,7 +139,9 @@ async def test_list_arguments_are_decided_entry_by_entry(make_host) -> None:
         def agenthost_register_tools(self, register):
             register(fetch_many)
 
-    host = await make_host(hooks=[Plugin()], config={"policy": {"deny": ["fetch_many(https://evil.example/*)"]}})
+    host = await make_host(
+        hooks=[Plugin()], config={"policy": {"deny": ["fetch_many(https://evil.example/*)"]}}
+    )
     assert (await host.call("fetch_many", {"urls": ["https://ok.example/a"]})).ok
     denied = await host.call("fetch_many", {"urls": ["https://ok.example/a", "https://evil.example/x"]})
     assert denied.error.type == "denied"

@@ -128,5 +128,7 @@ def _result_problems(result: Any, what: str, result_type: type) -> list[str]:
     if "\n" in error.message.strip():
         return [f"{what}: error message is not one line: {error.message!r}"]
     if error.type == "tool_error" and " failed: " in error.message:
-        return [f"{what}: raised an unexpected exception ({error.message}); raise ToolFailure with advice instead"]
+        return [
+            f"{what}: raised an unexpected exception ({error.message}); raise ToolFailure with advice instead"
+        ]
     return []
