@@ -134,3 +134,53 @@ def test_lifecycle_hook_failure_does_not_stop_others(workspace: Path) -> None:
 
     asyncio.run(main())
     assert seen == ["s1"]
+
+
+async def test_deferred_tools_load_on_first_listing_or_unknown_name(make_host) -> None:
+    loads: list[str] = []
+
+    @tool
+    def now() -> str:
+        """Registered at once."""
+        return "now"
+
+    @tool
+    def later() -> str:
+        """Registered by the deferred loader."""
+        return "later"
+
+    class Lazy:
+        @hookimpl
+        def agenthost_register_tools(self, register):
+            register(now)
+
+            def load(reg):
+                loads.append("loaded")
+                reg(later)
+                reg.problem("one server did not start")
+
+            register.deferred(load)
+
+    host = await make_host(hooks=[Lazy()])
+    assert (await host.call("now")).text == "now"
+    assert loads == []  # a call of a known tool never runs the loader
+    assert (await host.call("later")).text == "later"
+    assert loads == ["loaded"]
+    assert sorted(host.tools) == ["later", "now"]
+    info = next(i for i in host.plugin_infos if i.tools)
+    assert sorted(info.tools) == ["later", "now"] and info.problems == ["one server did not start"]
+    assert loads == ["loaded"]
+
+
+def test_deferred_loader_failure_is_a_problem(workspace) -> None:
+    class Broken:
+        @hookimpl
+        def agenthost_register_tools(self, register):
+            register.deferred(lambda reg: 1 / 0)
+
+    host = Host(workspace, config={}, plugins=[], hooks=[Broken()])
+    assert list(host.tools) == []
+    (info,) = host.plugin_infos
+    assert info.status == "loaded" and info.problems == [
+        "loading tools failed: ZeroDivisionError: division by zero"
+    ]

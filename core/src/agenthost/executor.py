@@ -38,7 +38,10 @@ async def execute(
 ) -> ToolResult:
     started = time.perf_counter()
     call = CallInfo(os.urandom(6).hex(), name, arguments if arguments is not None else {}, session)
-    tool = host.registry.get(name)
+    tool = host.registry.known(name)
+    if tool is None and host.registry.has_pending:
+        await asyncio.to_thread(host.registry.load_pending)
+        tool = host.registry.known(name)
     try:
         if tool is None:
             result = _unknown(host, name)

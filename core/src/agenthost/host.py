@@ -175,6 +175,7 @@ class Host:
 
     @property
     def plugin_infos(self) -> list[PluginInfo]:
+        self.registry.load_pending()  # deferred tools and their problems belong in the record
         return list(self.plugins.infos.values())
 
     def add_tool(self, tool: Tool, plugin: str, *, replace: bool = False) -> None:

@@ -277,6 +277,7 @@ class McpService:
     async def list_tools(self, ctx: Any, params: Any) -> dict[str, Any]:
         binding = await self.bind(ctx)
         host = binding.host
+        await asyncio.to_thread(host.registry.load_pending)  # mounted servers start here, off the loop
         return {"tools": [definition(host.tools[n], "mcp") for n in self.tool_names(host)]}
 
     async def call_tool(self, ctx: Any, params: types.CallToolRequestParams) -> dict[str, Any]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
 from typing import Any, Literal
@@ -62,6 +62,20 @@ class Registrar:
 
     def problem(self, text: str) -> None:
         self._info.problems.append(text)
+
+    def deferred(self, loader: Callable[[Registrar], None]) -> None:
+        """Register tools later: ``loader(register)`` runs the first time the
+        tools are listed or an unknown name is looked up. A loader that raises
+        becomes one of the plugin's problems."""
+
+        def run() -> None:
+            try:
+                loader(self)
+            except Exception as e:
+                self.problem(f"loading tools failed: {one_line(e)}")
+            self._info.tools = self._registry.of_plugin(self._plugin)
+
+        self._registry.defer(run)
 
 
 def one_line(error: BaseException) -> str:

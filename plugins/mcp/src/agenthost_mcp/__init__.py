@@ -12,8 +12,8 @@ Servers are listed in config::
     headers = { Authorization = "Bearer ..." }
 
 Each server's tools become ``mcp__<server>__<tool>``. The servers are
-connected in parallel, each under its own timeout, when the host loads its
-tools; one that fails is reported by ``agenthost plugins`` (``problems``) and
+connected lazily (on the first listing of tools, or a call of a tool not
+known yet), in parallel, each under its own timeout; one that fails is reported by ``agenthost plugins`` (``problems``) and
 ``agenthost doctor``, and the rest of the host works. A connection that drops
 is reopened on the next call.
 """
@@ -41,11 +41,17 @@ def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
         return
     mounts = MountSet(servers, settings)
     _MOUNTS[id(host)] = mounts
-    for name, error in mounts.connect_all().items():
-        register.problem(f"MCP server {name!r} did not start: {error}")
-    for tool in mounts.tools():
-        register(tool)
-    mounts.on_change = lambda added, removed: _apply_change(host, added, removed)
+
+    def connect(register: Any) -> None:
+        for name, error in mounts.connect_all().items():
+            register.problem(f"MCP server {name!r} did not start: {error}")
+        for tool in mounts.tools():
+            register(tool)
+        mounts.on_change = lambda added, removed: _apply_change(host, added, removed)
+
+    # Servers start on the first listing or on a call of a tool not known yet,
+    # so a call of a built-in tool never waits for them.
+    register.deferred(connect)
 
 
 def _apply_change(host: Any, added: list[Any], removed: list[str]) -> None:
