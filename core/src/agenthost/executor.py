@@ -222,5 +222,7 @@ def _summary(result: ToolResult) -> str:
         if isinstance(block, TextBlock):
             return block.text[:200]
         if isinstance(block, JsonBlock):
-            return json.dumps(block.data, ensure_ascii=False, default=str)[:200]
+            if isinstance(block.data, (dict, list, str)):
+                return json.dumps(block.data, ensure_ascii=False, default=str)[:200]
+            return str(block.data)
     return f"{len(result.content)} block(s)" if result.content else ""

@@ -59,8 +59,15 @@ class Policy:
                 self.rules[effect] = [parse_rule(r) for r in getattr(settings, effect)]
             except ValueError as e:
                 raise ConfigError(f"{source}: policy.{effect}: {e}") from None
+        self._any_rules = any(self.rules.values())
+        self._defaults = {
+            level: PolicyDecision(effect, f"levels.{level} = {effect!r}")
+            for level, effect in settings.levels.model_dump().items()
+        }
 
     def decide(self, tool: Tool, arguments: dict[str, Any]) -> PolicyDecision:
+        if not self._any_rules:  # the common case: only the level defaults
+            return self._defaults[tool.level]
         default = getattr(self.settings.levels, tool.level)
         candidates = {e: [r for r in rs if r.matches_tool(tool.name)] for e, rs in self.rules.items()}
         if not any(candidates.values()):  # the common case: only the level default
