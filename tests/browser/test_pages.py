@@ -42,7 +42,7 @@ def ref_of(snapshot: str, pattern: str) -> str:
     """The ref on the first snapshot line matching ``pattern``."""
     for line in snapshot.splitlines():
         if re.search(pattern, line):
-            m = re.search(r"\[ref=(e\d+)\]", line)
+            m = re.search(r"\[ref=([a-z0-9]+)\]", line)
             assert m, f"line without a ref: {line}"
             return m.group(1)
     raise AssertionError(f"no line matches {pattern!r} in:\n{snapshot}")

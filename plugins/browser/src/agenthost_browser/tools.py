@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import re
@@ -79,6 +80,13 @@ async def _where(page: Page) -> str:
         title = ""
     url = page.url if len(page.url) <= 200 else page.url[:197] + "..."
     return f"{title!r} at {url}" if title else url
+
+
+async def _moved(page: Page, before: str) -> str:
+    """Where the page went, when an action navigated it (saves a title lookup otherwise)."""
+    if page.url == before:
+        return ""
+    return f"; now at {await _where(page)}"
 
 
 async def _settle(page: Page) -> None:
@@ -258,6 +266,7 @@ async def browser_click(
     """
     _one_target(selector, ref, x, y)
     session, page = await _page(ctx)
+    before = page.url
     if x is not None and y is not None:
         target = f"position ({x:g}, {y:g})"
         try:
@@ -272,7 +281,7 @@ async def browser_click(
             raise describe_error(e, target) from None
     await _settle(page)
     await session.settle_downloads(timeout=0.5)
-    return _reply(session, f"clicked {target}; page: {await _where(page)}")
+    return _reply(session, f"clicked {target}{await _moved(page, before)}")
 
 
 @tool(level="network", open_world=True)
@@ -295,6 +304,7 @@ async def browser_type(
     _one_target(selector, ref)
     session, page = await _page(ctx)
     locator, target = await _locate(page, selector, ref)
+    before = page.url
     try:
         if delay:
             await locator.fill("")
@@ -309,7 +319,7 @@ async def browser_type(
         await _settle(page)
         return _reply(
             session,
-            f"typed {len(text)} characters into {target} and pressed Enter; page: {await _where(page)}",
+            f"typed {len(text)} characters into {target} and pressed Enter{await _moved(page, before)}",
         )
     return _reply(session, f"typed {len(text)} characters into {target}")
 
@@ -363,6 +373,7 @@ async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: T
         held.append(normal)
     combo = "+".join([*held, key])
     session, page = await _page(ctx)
+    before = page.url
     try:
         # a locator's press waits for a navigation it starts (a form submitted by
         # Enter); the bare keyboard does not
@@ -379,7 +390,7 @@ async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: T
             ) from None
         raise describe_error(e, f"key {combo}") from None
     await _settle(page)
-    return _reply(session, f"pressed {combo}; page: {await _where(page)}")
+    return _reply(session, f"pressed {combo}{await _moved(page, before)}")
 
 
 @tool(level="network", open_world=True)
@@ -435,14 +446,14 @@ async def browser_snapshot(
     """
     session, page = await _page(ctx)
     try:
-        tree = await aria_snapshot(page, selector, max_depth)
+        tree, where = await asyncio.gather(aria_snapshot(page, selector, max_depth), _where(page))
     except ToolFailure:
         raise
     except Exception as e:
         raise describe_error(e, f"selector {selector!r}" if selector else None) from None
     limit = session.pool.settings.max_snapshot_chars
     body = cap_text(tree, limit, "max_snapshot_chars", "pass selector or max_depth to see a part")
-    return _reply(session, f"Page: {await _where(page)}\n{body}")
+    return _reply(session, f"Page: {where}\n{body}")
 
 
 @tool(level="network", read_only=True, open_world=True)
