@@ -116,8 +116,8 @@ def find_browser(settings: BrowserSettings) -> BrowserBinary:
         return BrowserBinary("config", executable_path=path)
     if settings.channel:
         return BrowserBinary("config", channel=settings.channel)
-    if path := _playwright_chromium():
-        return BrowserBinary("playwright", executable_path=path)
-    if path := _system_chromium():
-        return BrowserBinary("system", executable_path=path)
+    if found := _playwright_chromium():
+        return BrowserBinary("playwright", executable_path=found)
+    if found := _system_chromium():
+        return BrowserBinary("system", executable_path=found)
     raise BrowserNotFound(HOW_TO_GET_ONE)

@@ -308,7 +308,7 @@ class BrowserSession:
             browser = self.own_browser
         else:
             browser, note = await self.pool.shared()
-            if note:
+            if note and not any("had stopped" in n for n in self.notes):
                 self.notes.append(note)
         settings = self.pool.settings
         width, height = self.options.viewport
@@ -396,13 +396,11 @@ class BrowserSession:
                     self.context = None
                     self.page = None
                     self._crashed.clear()
-                    lost = "this session's tabs, cookies and storage were lost"
+                    lost = "started a new one; this session's tabs, cookies and storage were lost"
                     if self.own_browser is not None:
                         self.pool.forget(self.own_browser)
                         self.own_browser = None
-                        self.notes.append(f"the browser had stopped (crashed or was closed); {lost}")
-                    else:
-                        self.notes.append(f"the browser had stopped (crashed or was closed); {lost}")
+                    self.notes.append(f"the browser had stopped (crashed or was closed); {lost}")
             if self.context is None:
                 await self._start()
                 assert self.page is not None
@@ -423,10 +421,11 @@ class BrowserSession:
                 return fresh
             if page is None or page.is_closed():
                 pages = [p for p in self.context.pages if not p.is_closed()]
-                self.page = pages[-1] if pages else await self.context.new_page()
-                if page is not None:
-                    self.notes.append(f"the current tab had closed; switched to {self.page.url}")
-            return self.page
+                page = pages[-1] if pages else await self.context.new_page()
+                if self.page is not None:
+                    self.notes.append(f"the current tab had closed; switched to {page.url}")
+                self.page = page
+            return page
 
     def pages(self) -> list[Page]:
         return [p for p in self.context.pages if not p.is_closed()] if self.context is not None else []

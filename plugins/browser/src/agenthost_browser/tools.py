@@ -141,7 +141,9 @@ async def _locate(page: Page, selector: str | None, ref: str | None) -> tuple[Lo
 
 @tool(level="network", open_world=True)
 async def browser_launch(
-    headless: bool | None = None, viewport: Viewport | None = None, ctx: ToolContext = None
+    headless: bool | None = None,
+    viewport: Viewport | None = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Start this session's browser (optional: the first browser call starts it anyway).
 
@@ -165,7 +167,7 @@ async def browser_launch(
 
 
 @tool(level="network", open_world=True)
-async def browser_close(ctx: ToolContext = None) -> str:
+async def browser_close(ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Close this session's browser tabs, cookies and storage; the next browser call starts afresh."""
     session = _session(ctx)
     if not session.running:
@@ -178,7 +180,7 @@ async def browser_close(ctx: ToolContext = None) -> str:
 
 
 @tool(level="network", open_world=True, match=("url",))
-async def browser_navigate(url: str, ctx: ToolContext = None) -> str:
+async def browser_navigate(url: str, ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Open a URL in the current tab and wait for it to load.
 
     Only http(s), about: and data: URLs (file:// when configured); a bare host
@@ -229,19 +231,19 @@ async def _history(ctx: ToolContext, direction: Literal["back", "forward", "relo
 
 
 @tool(level="network", open_world=True)
-async def browser_go_back(ctx: ToolContext = None) -> str:
+async def browser_go_back(ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Go back one page in the current tab's history."""
     return await _history(ctx, "back")
 
 
 @tool(level="network", open_world=True)
-async def browser_go_forward(ctx: ToolContext = None) -> str:
+async def browser_go_forward(ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Go forward one page in the current tab's history."""
     return await _history(ctx, "forward")
 
 
 @tool(level="network", open_world=True)
-async def browser_reload(ctx: ToolContext = None) -> str:
+async def browser_reload(ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Reload the current page."""
     return await _history(ctx, "reload")
 
@@ -255,7 +257,7 @@ async def browser_click(
     ref: str | None = None,
     x: float | None = None,
     y: float | None = None,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Click an element, found by a ref from browser_snapshot, a CSS selector, or x,y viewport coordinates.
 
@@ -291,7 +293,7 @@ async def browser_type(
     ref: str | None = None,
     delay: Annotated[int | None, Field(ge=0, le=1000)] = None,
     submit: bool = False,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Type text into an input, replacing what it held; submit=true presses Enter afterwards.
 
@@ -330,7 +332,7 @@ async def browser_hover(
     ref: str | None = None,
     x: float | None = None,
     y: float | None = None,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Move the mouse over an element (opens hover menus and tooltips).
 
@@ -357,7 +359,7 @@ async def browser_hover(
 
 
 @tool(level="network", open_world=True)
-async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: ToolContext = None) -> str:
+async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Press a key in the focused element, e.g. Enter, Tab, Escape, ArrowDown, PageDown, a.
 
     :param key: a key name (Enter, Tab, Escape, Backspace, ArrowUp, F5, a, ...)
@@ -397,7 +399,7 @@ async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: T
 async def browser_scroll(
     direction: Literal["up", "down", "to_top", "to_bottom"],
     amount: Annotated[int, Field(ge=1, le=100000)] = 500,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Scroll the page up or down by some pixels, or to its top or bottom.
 
@@ -433,7 +435,7 @@ async def browser_scroll(
 async def browser_snapshot(
     selector: str | None = None,
     max_depth: Annotated[int | None, Field(ge=1, le=100)] = None,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """The page's accessibility tree (roles, names, states), each element with [ref=eN].
 
@@ -458,7 +460,9 @@ async def browser_snapshot(
 
 @tool(level="network", read_only=True, open_world=True)
 async def browser_get_dom(
-    selector: str | None = None, max_depth: Annotated[int, Field(ge=1, le=50)] = 5, ctx: ToolContext = None
+    selector: str | None = None,
+    max_depth: Annotated[int, Field(ge=1, le=50)] = 5,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """A simplified DOM (tags, ids, classes, key attributes, own text), one element a line.
 
@@ -479,7 +483,7 @@ async def browser_get_dom(
 
 
 @tool(level="network", read_only=True, open_world=True)
-async def browser_get_state(ctx: ToolContext = None) -> dict[str, Any]:
+async def browser_get_state(ctx: ToolContext = None) -> dict[str, Any]:  # type: ignore[assignment]
     """The browser's state: current URL, title, load state, history length, tabs."""
     session = _session(ctx)
     if not session.running:
@@ -516,7 +520,10 @@ async def browser_get_state(ctx: ToolContext = None) -> dict[str, Any]:
 
 @tool(level="network", open_world=True, path_args=("path",))
 async def browser_screenshot(
-    path: str | None = None, selector: str | None = None, full_page: bool = False, ctx: ToolContext = None
+    path: str | None = None,
+    selector: str | None = None,
+    full_page: bool = False,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> Any:
     """A PNG of the viewport, the whole page, or one element; returned as an image, or saved under the workspace.
 
@@ -568,7 +575,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
 
 
 @tool(level="network", destructive=True, open_world=True)
-async def browser_evaluate(script: str, ctx: ToolContext = None) -> str:
+async def browser_evaluate(script: str, ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Run JavaScript in the page and return its result as JSON.
 
     An expression (document.title), a function (() => ...), or statements
@@ -603,7 +610,7 @@ async def browser_wait_for(
     condition: str | None = None,
     text: str | None = None,
     timeout: Annotated[int, Field(ge=0, le=120000)] = 10000,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Wait until an element is visible, a text appears, or a JavaScript condition is true.
 
@@ -626,7 +633,7 @@ async def browser_wait_for(
             await page.get_by_text(text).first.wait_for(state="visible", timeout=timeout)
             what = f"text {text!r} is visible"
         else:
-            await page.wait_for_function(condition, timeout=timeout)
+            await page.wait_for_function(condition or "true", timeout=timeout)
             what = "the condition is true"
     except Exception as e:
         if type(e).__name__ == "TimeoutError":
@@ -645,7 +652,7 @@ async def browser_tabs(
     action: Literal["list", "new", "select", "close"],
     index: int | None = None,
     url: str | None = None,
-    ctx: ToolContext = None,
+    ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """List, open, switch to or close this session's tabs.
 
