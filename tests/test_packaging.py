@@ -54,6 +54,8 @@ def install(tmp_path: Path, dist: Path, *requirements: str) -> Path:
     env_dir = tmp_path / "venv"
     venv.create(env_dir, with_pip=True)
     bin_dir = env_dir / "bin"
+    # ensurepip's pip 23.2 trips over trafilatura's lxml[html-clean] extra; users upgrade pip too
+    run(bin_dir / "python", "-m", "pip", "install", "-q", "--disable-pip-version-check", "-U", "pip")
     run(
         bin_dir / "python",
         "-m",
