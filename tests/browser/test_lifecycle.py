@@ -167,5 +167,9 @@ async def test_config_rules_and_stealth_off(make_host, site: str, workspace: Pat
         assert (await s.call("browser_evaluate", {"script": "navigator.webdriver"})).text == "true"
         await s.call("browser_navigate", {"url": f"{site}/download"})
         await s.call("browser_click", {"selector": "a"})
-        await s.peek("browser").settle_downloads(10)
-        assert (workspace / "got" / "report.txt").is_file()
+        for _ in range(100):  # the download may start just after the click returns
+            await s.peek("browser").settle_downloads(10)
+            if (workspace / "got" / "report.txt").is_file():
+                break
+            await asyncio.sleep(0.1)
+        assert (workspace / "got" / "report.txt").read_text() == "downloaded body\n"

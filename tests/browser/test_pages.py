@@ -30,7 +30,7 @@ async def host(tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Host]:
     workspace = tmp_path_factory.mktemp("browser-ws")
     h = Host(
         workspace=workspace,
-        config={"plugins": {"browser": {"max_snapshot_chars": 3000}}},
+        config={"plugins": {"browser": {"max_snapshot_chars": 3000, "action_timeout_ms": 2000}}},
         plugins=["browser"],
     )
     await h.start()
@@ -329,10 +329,13 @@ async def test_session_end_closes_context(host: Host, site: str) -> None:
 async def test_download_goes_to_workspace(host: Host, site: str) -> None:
     async with host.session() as s:
         await ok(s, "browser_navigate", {"url": f"{site}/download"})
-        text = await ok(s, "browser_click", {"selector": "a"})
-        session = s.peek("browser")
-        await session.settle_downloads(10)
-        notes = text + " ".join(session.notes)
+        notes = await ok(s, "browser_click", {"selector": "a"})
+        for _ in range(100):  # the download may start just after the click returns
+            await s.peek("browser").settle_downloads(10)
+            notes += str((await s.call("browser_get_state")).data["notes"])
+            if "downloaded" in notes:
+                break
+            await asyncio.sleep(0.1)
         assert "downloads/report.txt" in notes
         assert (host.workspace.root / "downloads" / "report.txt").read_text() == "downloaded body\n"
 

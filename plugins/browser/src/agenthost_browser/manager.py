@@ -350,13 +350,15 @@ class BrowserSession:
         )
 
     async def _on_dialog(self, dialog: Dialog) -> None:
-        kind, message = dialog.type, dialog.message
+        # noted before answering: the action that raised the dialog returns right after
+        self.notes.append(
+            f"the page showed a {dialog.type} dialog ({dialog.message[:200]!r}); it was accepted"
+        )
         with contextlib.suppress(Exception):
-            if kind == "beforeunload" or kind != "prompt":
-                await dialog.accept()
-            else:
+            if dialog.type == "prompt":
                 await dialog.accept(dialog.default_value)
-        self.notes.append(f"the page showed a {kind} dialog ({message[:200]!r}); it was accepted")
+            else:
+                await dialog.accept()
 
     def _on_download(self, download: Download) -> None:
         task = asyncio.ensure_future(self._save_download(download))
