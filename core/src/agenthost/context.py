@@ -6,7 +6,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -28,7 +28,6 @@ class CallInfo:
     session: Session
     decision: str = ""
     rule: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
 
 
 class ToolContext:

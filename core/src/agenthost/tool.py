@@ -40,7 +40,6 @@ class Tool:
     schema: dict[str, Any] | None = None  # explicit JSON Schema; else built from fn
     _model: Any = field(default=None, repr=False)
     _coerce: bool | None = field(default=None, repr=False)
-    _validator: Any = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         if not TOOL_NAME.match(self.name):

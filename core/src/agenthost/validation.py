@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+# compiled validators by schema identity; cleared when run-time tools churn past the bound
 _compiled: dict[int, tuple[dict[str, Any], Callable[[Any], Any]]] = {}
+_MAX_COMPILED = 2048
 
 
 def is_valid(schema: dict[str, Any], arguments: Any) -> bool:
@@ -14,6 +16,8 @@ def is_valid(schema: dict[str, Any], arguments: Any) -> bool:
 
     entry = _compiled.get(id(schema))
     if entry is None or entry[0] is not schema:
+        if len(_compiled) >= _MAX_COMPILED:
+            _compiled.clear()
         entry = (schema, fastjsonschema.compile(schema))
         _compiled[id(schema)] = entry
     try:
@@ -33,7 +37,7 @@ def problem(schema: dict[str, Any], arguments: Any) -> str | None:
     from jsonschema.exceptions import best_match
 
     error = best_match(Draft202012Validator(schema).iter_errors(arguments))
-    if error is None:  # the two validators disagree; trust the strict one
+    if error is None:  # the validators disagree; jsonschema is the reference
         return None
     return _describe(error, schema)
 
