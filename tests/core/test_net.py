@@ -8,7 +8,6 @@ import gzip
 import ipaddress
 import ssl
 import threading
-import time
 import zlib
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -30,6 +29,8 @@ from agenthost.net import (
     guarded_client,
     literal_address,
 )
+
+from ..loopback_http import trickle
 
 LOOPBACK = ["127.0.0.1"]
 
@@ -95,16 +96,7 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/deflate":
             self._send(200, zlib.compress(b"zlib deflate body"), {"Content-Encoding": "deflate"})
         elif path == "/trickle":
-            self.send_response(200)
-            self.send_header("Content-Length", "1000")
-            self.end_headers()
-            try:
-                for _ in range(1000):
-                    self.wfile.write(b"a")
-                    self.wfile.flush()
-                    time.sleep(0.2)
-            except OSError:
-                pass
+            trickle(self, 1000, 0.2, b"a")
         else:
             self._send(404, b"no such page")
 

@@ -9,7 +9,6 @@ import io
 import json
 import struct
 import threading
-import time
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -19,6 +18,8 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+
+from ..loopback_http import trickle
 
 PAGES = Path(__file__).parent / "pages"
 BRAVE_KEY = "test-brave-key"
@@ -206,17 +207,7 @@ def _endless(h: Handler, q: dict[str, str]) -> None:
 
 
 def _slow(h: Handler, q: dict[str, str]) -> None:
-    h.send_response(200)
-    h.send_header("Content-Type", "text/plain")
-    h.send_header("Content-Length", "100")
-    h.end_headers()
-    try:
-        for _ in range(100):
-            h.wfile.write(b"z")
-            h.wfile.flush()
-            time.sleep(0.1)
-    except OSError:
-        pass
+    trickle(h, 100, 0.1, b"z", {"Content-Type": "text/plain"})
 
 
 def _brave(h: Handler, q: dict[str, str]) -> None:
