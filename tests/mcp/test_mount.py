@@ -9,11 +9,12 @@ import json
 import subprocess
 from pathlib import Path
 
-import psutil
 import pytest
 
 from agenthost.config import Config
 from agenthost_mcp import agenthost_doctor
+
+from .helpers import gone, start_http_server, stop
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -24,17 +25,6 @@ def stdio_server(serve_args: list[str], env: dict[str, str], workspace: Path) ->
         "args": [*serve_args[1:], "serve", "--workspace", str(workspace)],
         "env": {"PYTHONPATH": env["PYTHONPATH"], "AGENTHOST_PLUGINS": "mcptest"},
     }
-
-
-async def gone(pid: int, within: float = 15.0) -> bool:
-    for _ in range(int(within * 10)):
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        await asyncio.sleep(0.1)
-    return False
 
 
 @pytest.fixture
@@ -83,8 +73,8 @@ async def test_mounts_a_server_and_calls_through_it(make_host, serve_args, serve
     assert Path(where.data["workspace"]) == second.resolve()
     spawned = (await host.call("mcp__second__spawn", {})).data["pid"]
     await host.aclose()
-    assert await gone(server_pid)
-    assert await gone(spawned)
+    assert await gone(server_pid, within=15)
+    assert await gone(spawned, within=15)
 
 
 async def test_cancelling_a_mounted_call_stops_it_remotely(make_host, serve_args, server_env, second):
@@ -100,7 +90,7 @@ async def test_cancelling_a_mounted_call_stops_it_remotely(make_host, serve_args
     call.cancel()
     with pytest.raises(asyncio.CancelledError):
         await call
-    assert await gone(pid)
+    assert await gone(pid, within=15)
     assert (await host.call("mcp__second__echo", {"text": "still"})).text == "still"
 
 
@@ -119,32 +109,10 @@ async def test_mounted_list_changes_follow_the_server(make_host, serve_args, ser
 
 
 async def test_mounts_an_http_server(make_host, serve_args, server_env, second):
-    proc = subprocess.Popen(
-        [
-            *serve_args,
-            "serve",
-            "--transport",
-            "http",
-            "--port",
-            "0",
-            "--workspace",
-            str(second),
-            "--token",
-            "tok-42",
-        ],
-        env=server_env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc, url = await start_http_server(
+        serve_args, server_env, "--workspace", str(second), "--token", "tok-42"
     )
     try:
-        loop = asyncio.get_running_loop()
-        url = ""
-        while not url:
-            line = await asyncio.wait_for(loop.run_in_executor(None, proc.stderr.readline), 60)
-            assert line, "server exited"
-            if "serving MCP at " in line:
-                url = line.split("serving MCP at ")[1].strip()
         config = {
             "plugins": {
                 "mcp": {
@@ -161,8 +129,7 @@ async def test_mounts_an_http_server(make_host, serve_args, server_env, second):
         assert any("'locked'" in p for p in info.problems)
         assert not any(n.startswith("mcp__locked__") for n in host.tools)
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)
 
 
 def test_plugins_and_doctor_report_a_server_that_fails(serve_args, server_env, workspace, second, tmp_path):
@@ -252,4 +219,4 @@ async def test_served_host_passes_mounted_tools_and_their_changes_on(
                 break
             await asyncio.sleep(0.1)
         assert "mcp__second__late" in names
-    assert await gone(inner_pid)
+    assert await gone(inner_pid, within=15)

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 import subprocess
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -19,8 +18,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared._httpx_utils import create_mcp_http_client
 
+from .helpers import gone, start_http_server, stop, text_of
+
 pytestmark = pytest.mark.timeout(90)
-URL_LINE = re.compile(r"serving MCP at (http://\S+/mcp)")
 INIT = {
     "jsonrpc": "2.0",
     "id": 1,
@@ -34,48 +34,12 @@ INIT = {
 HEADERS = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
-
-
-async def start_server(
-    serve_args: list[str], env: dict[str, str], *extra: str
-) -> tuple[subprocess.Popen, str]:
-    proc = subprocess.Popen(
-        [*serve_args, "serve", "--transport", "http", "--port", "0", *extra],
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stderr is not None
-    loop = asyncio.get_running_loop()
-    lines: list[str] = []
-    while True:
-        line = await asyncio.wait_for(loop.run_in_executor(None, proc.stderr.readline), 60)
-        if not line:
-            raise AssertionError(f"server exited: {''.join(lines)}")
-        lines.append(line)
-        if m := URL_LINE.search(line):
-            return proc, m[1]
-
-
-def stop(proc: subprocess.Popen) -> str:
-    proc.terminate()
-    try:
-        out, _ = proc.communicate(timeout=20)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        raise
-    return out
-
-
 @pytest_asyncio.fixture
 async def http_server(serve_args, server_env, workspace) -> AsyncIterator[Callable[..., Any]]:
     procs: list[subprocess.Popen] = []
 
     async def start(*extra: str) -> str:
-        proc, url = await start_server(serve_args, server_env, "--workspace", str(workspace), *extra)
+        proc, url = await start_http_server(serve_args, server_env, "--workspace", str(workspace), *extra)
         procs.append(proc)
         return url
 
@@ -83,17 +47,6 @@ async def http_server(serve_args, server_env, workspace) -> AsyncIterator[Callab
     for proc in procs:
         if proc.poll() is None:
             assert stop(proc) == "", "stdout must stay empty"
-
-
-async def gone(pid: int, within: float = 10.0) -> bool:
-    for _ in range(int(within * 10)):
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        await asyncio.sleep(0.1)
-    return False
 
 
 async def test_tools_and_calls_over_http(http_server):
@@ -179,7 +132,7 @@ def test_binding_beyond_loopback_needs_a_token(serve_args, server_env, workspace
 
 async def test_binding_beyond_loopback_with_token_from_env(serve_args, server_env, workspace):
     env = {**server_env, "AGENTHOST_TOKEN": "env-token-123"}
-    proc, url = await start_server(serve_args, env, "--workspace", str(workspace), "--host", "0.0.0.0")
+    proc, url = await start_http_server(serve_args, env, "--workspace", str(workspace), "--host", "0.0.0.0")
     try:
         url = url.replace("0.0.0.0", "127.0.0.1")
         async with httpx.AsyncClient() as http:
@@ -191,7 +144,7 @@ async def test_binding_beyond_loopback_with_token_from_env(serve_args, server_en
 
 
 async def test_no_process_survives_the_http_server(serve_args, server_env, workspace):
-    proc, url = await start_server(serve_args, server_env, "--workspace", str(workspace))
+    proc, url = await start_http_server(serve_args, server_env, "--workspace", str(workspace))
     client = Client(url)
     await client.__aenter__()
     try:

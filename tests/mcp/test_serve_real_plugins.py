@@ -7,21 +7,17 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import subprocess
 from typing import Any
 
-import mcp_types as types
 import psutil
 import pytest
 from mcp import Client, StdioServerParameters
 
+from .helpers import start_http_server, stop, text_of
+
 pytestmark = pytest.mark.timeout(120)
 pytest.importorskip("agenthost_fs", reason="agenthost-fs is not installed")
 pytest.importorskip("agenthost_shell", reason="agenthost-shell is not installed")
-
-
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
 
 
 @pytest.fixture
@@ -76,32 +72,10 @@ async def test_files_and_background_shell_over_stdio(serve_args, plain_env, work
 
 
 async def test_shell_processes_are_per_http_session(serve_args, plain_env, workspace):
-    proc = subprocess.Popen(
-        [
-            *serve_args,
-            "serve",
-            "--transport",
-            "http",
-            "--port",
-            "0",
-            "--workspace",
-            str(workspace),
-            "--plugins",
-            "fs,shell",
-        ],
-        env=plain_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
+    proc, url = await start_http_server(
+        serve_args, plain_env, "--workspace", str(workspace), "--plugins", "fs,shell"
     )
     try:
-        loop = asyncio.get_running_loop()
-        url = ""
-        while not url:
-            line = await asyncio.wait_for(loop.run_in_executor(None, proc.stderr.readline), 60)
-            assert line, "server exited"
-            if "serving MCP at " in line:
-                url = line.split("serving MCP at ")[1].strip()
         async with Client(url) as a, Client(url) as b:
             started = await a.call_tool("bash", {"command": "echo from-a; sleep 300", "background": True})
             process_id = started.structured_content["process_id"]
@@ -109,5 +83,4 @@ async def test_shell_processes_are_per_http_session(serve_args, plain_env, works
             other = await b.call_tool("bash_output", {"process_id": process_id})
             assert other.is_error  # b cannot see a's process
     finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+        stop(proc)

@@ -14,10 +14,11 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-import psutil
 import pytest
 from mcp import Client, StdioServerParameters
 from mcp.shared.exceptions import MCPError
+
+from .helpers import alive, gone, text_of
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -28,29 +29,6 @@ def params(
     return StdioServerParameters(
         command=serve_args[0], args=[*serve_args[1:], "serve", *extra], env=env, cwd=cwd
     )
-
-
-def text_of(result: types.CallToolResult) -> str:
-    return "\n".join(c.text for c in result.content if isinstance(c, types.TextContent))
-
-
-async def gone(pid: int, within: float = 10.0) -> bool:
-    deadline = asyncio.get_running_loop().time() + within
-    while asyncio.get_running_loop().time() < deadline:
-        try:
-            if psutil.Process(pid).status() == psutil.STATUS_ZOMBIE:
-                return True
-        except psutil.NoSuchProcess:
-            return True
-        await asyncio.sleep(0.1)
-    return False
-
-
-def alive(pid: int) -> bool:
-    try:
-        return psutil.Process(pid).status() != psutil.STATUS_ZOMBIE
-    except psutil.NoSuchProcess:
-        return False
 
 
 async def test_tools_list_equals_agenthost_tools(serve_args, server_env, workspace):

@@ -1,10 +1,13 @@
 """``agenthost serve``: every registered tool over MCP, on stdio or streamable
 HTTP at ``/mcp``.
 
-The MCP SDK is imported only here (it takes over a second to import). The
-low-level ``Server`` is used so tools are listed with agenthost's own JSON
-schemas and annotations, and results carry our content, structured content
-and ``isError``.
+The MCP SDK is imported only by the ``mcp_*`` modules (it takes over a second
+to import): this one (the service binding MCP connections to host sessions,
+the server, stdio and the command), ``mcp_frontend`` (asking the person
+through elicitation) and ``mcp_http`` (the HTTP app, its bearer token and
+Host/Origin checks). The low-level ``Server`` is used so tools are listed with
+agenthost's own JSON schemas and annotations, and results carry our content,
+structured content and ``isError``.
 
 Protocol era: agenthost speaks the handshake era (``initialize``), the one
 every MCP client in use speaks, because it is the era with sessions,
@@ -21,13 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextvars
 import fnmatch
-import hmac
-import ipaddress
 import logging
 import os
-import socket
 import sys
 import threading
 import warnings
@@ -43,99 +42,15 @@ from mcp.shared.exceptions import MCPError
 
 from agenthost import __version__
 from agenthost.formats import definition, result_message
-from agenthost.host import Frontend, Host, Session
+from agenthost.host import Host, Session
+from agenthost.mcp_frontend import McpFrontend, connection_of, current_request
+from agenthost.mcp_http import is_loopback, serve_http
 from agenthost.plugins import split_names
 from agenthost.results import ToolResult
 
 log = logging.getLogger("agenthost.serve")
 
 ROOTS_TIMEOUT_S = 10.0
-LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
-
-# The request being served, so a tool that asks the person (elicitation)
-# sends its question on the stream of the call that asked (HTTP: that POST's
-# SSE stream).
-_request: contextvars.ContextVar[Any] = contextvars.ContextVar("agenthost_mcp_request", default=None)
-
-
-def _connection_of(ctx: Any) -> Any:
-    """The SDK's per-client ``Connection`` behind a request context.
-
-    ``ServerRequestContext`` does not expose it publicly in mcp 2.3 (the
-    planned ``Context.connection`` is not built by the runner yet); it is the
-    one place where per-connection state and teardown (``state``,
-    ``exit_stack``) live, so reach it through the request's session.
-    """
-    connection = getattr(ctx.session, "_connection", None)
-    if connection is None:  # pragma: no cover - guards an SDK change
-        raise MCPError(code=types.INTERNAL_ERROR, message="agenthost: this MCP SDK exposes no connection")
-    return connection
-
-
-# -- asking the person through the client ------------------------------------
-
-
-class McpFrontend(Frontend):
-    """Asks the person through MCP elicitation, when the client supports it."""
-
-    def __init__(self, connection: Any) -> None:
-        self.connection = connection
-
-    @property
-    def can_elicit(self) -> bool:
-        caps = self.connection.client_capabilities
-        return caps is not None and caps.elicitation is not None
-
-    async def _elicit(self, message: str, schema: dict[str, Any]) -> types.ElicitResult | None:
-        if not self.can_elicit:
-            return None
-        ctx = _request.get()
-        if ctx is not None and _connection_of(ctx) is self.connection:
-            return await ctx.session.elicit_form(message, schema, related_request_id=ctx.request_id)
-        request = types.ElicitRequest(
-            params=types.ElicitRequestFormParams(message=message, requested_schema=schema)
-        )
-        return await self.connection.send_request(request)  # type: ignore[no-any-return]
-
-    async def ask_user(self, question: str, options: list[str] | None, multi_select: bool) -> Any:
-        from agenthost.errors import Denied
-
-        answer: dict[str, Any] = {"type": "string", "title": "Answer"}
-        if options:
-            if multi_select:
-                answer = {"type": "array", "title": "Answer", "items": {"type": "string", "enum": options}}
-            else:
-                answer["enum"] = options
-        schema = {"type": "object", "properties": {"answer": answer}, "required": ["answer"]}
-        result = await self._elicit(question, schema)
-        if result is None:
-            return None
-        if result.action != "accept":
-            raise Denied(
-                f"the user {result.action}d the question; go on without an answer or ask differently"
-            )
-        value = (result.content or {}).get("answer")
-        if value is None:
-            raise Denied("the user gave no answer; go on without one")
-        return value
-
-    async def permission_request(self, tool: str, arguments: dict[str, Any], rule: str) -> bool | None:
-        import json
-
-        shown = json.dumps(arguments, ensure_ascii=False)
-        if len(shown) > 500:
-            shown = shown[:500] + "..."
-        schema = {
-            "type": "object",
-            "properties": {
-                "allow": {"type": "boolean", "title": f"Allow {tool}", "default": False},
-            },
-            "required": ["allow"],
-        }
-        result = await self._elicit(f"Allow {tool} {shown}? (policy rule ask: {rule})", schema)
-        if result is None:
-            return None
-        return result.action == "accept" and bool((result.content or {}).get("allow"))
 
 
 # -- the service: hosts, sessions, listing and calling ------------------------
@@ -227,7 +142,7 @@ class McpService:
         return root
 
     async def _client_root(self, ctx: Any) -> Path | None:
-        caps = _connection_of(ctx).client_capabilities
+        caps = connection_of(ctx).client_capabilities
         if caps is None or caps.roots is None:
             return None
         try:
@@ -248,7 +163,7 @@ class McpService:
     # -- sessions
 
     async def bind(self, ctx: Any) -> Binding:
-        connection = _connection_of(ctx)
+        connection = connection_of(ctx)
         binding = connection.state.get("agenthost")
         if binding is not None:
             return binding  # type: ignore[no-any-return]
@@ -287,11 +202,11 @@ class McpService:
                 "unknown_tool", f"unknown tool {params.name!r}; tools/list shows the tools served here"
             )
         else:
-            token = _request.set(ctx)
+            token = current_request.set(ctx)
             try:
                 result = await binding.session.call(params.name, params.arguments or {})
             finally:
-                _request.reset(token)
+                current_request.reset(token)
         return result_message(result, "mcp")
 
     # -- list_changed
@@ -376,108 +291,6 @@ async def serve_stdio(service: McpService, server: Server[Any]) -> None:
             lifespan_state={},
             init_options=server.create_initialization_options(),
         )
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def security_settings(bind: str) -> Any:
-    """Host/Origin checks against DNS rebinding: only names that reach this
-    server are accepted in ``Host``, and only pages from them in ``Origin``."""
-    from mcp.server.transport_security import TransportSecuritySettings
-
-    names = ["127.0.0.1", "localhost", "[::1]"]
-    if not is_loopback(bind):
-        if bind in ("0.0.0.0", "::", ""):
-            hostname = socket.gethostname()
-            names.append(hostname)
-            try:
-                names.extend(socket.gethostbyname_ex(hostname)[2])
-            except OSError:
-                pass
-        else:
-            names.append(f"[{bind}]" if ":" in bind else bind)
-    names.extend(split_names(os.environ.get("AGENTHOST_ALLOWED_HOSTS")))
-    names = list(dict.fromkeys(names))
-    return TransportSecuritySettings(
-        enable_dns_rebinding_protection=True,
-        allowed_hosts=[*names, *(f"{n}:*" for n in names)],
-        allowed_origins=[
-            f"{scheme}://{n}{port}" for n in names for scheme in ("http", "https") for port in ("", ":*")
-        ],
-    )
-
-
-class BearerTokenGuard:
-    """ASGI wrapper: every request must carry ``Authorization: Bearer <token>``."""
-
-    def __init__(self, app: Any, token: str) -> None:
-        self.app = app
-        self.expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
-                body = b'{"error": "unauthorized: send Authorization: Bearer <token>"}'
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"www-authenticate", b'Bearer realm="agenthost"'),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
-
-
-def http_app(server: Server[Any], bind: str, token: str | None) -> Any:
-    app = server.streamable_http_app(
-        streamable_http_path="/mcp", transport_security=security_settings(bind), host=bind
-    )
-    return BearerTokenGuard(app, token) if token else app
-
-
-async def serve_http(server: Server[Any], bind: str, port: int, token: str | None) -> None:
-    import uvicorn
-
-    config = uvicorn.Config(
-        http_app(server, bind, token),
-        host=bind,
-        port=port,
-        log_config=None,  # our logging: stderr only
-        access_log=False,
-        lifespan="on",
-        timeout_graceful_shutdown=5,
-    )
-    http = uvicorn.Server(config)
-
-    async def announce() -> None:
-        while not http.started:
-            await asyncio.sleep(0.02)
-        for srv in http.servers:
-            for sock in srv.sockets:
-                address, actual = sock.getsockname()[:2]
-                shown = f"[{address}]" if ":" in address else address
-                print(f"agenthost: serving MCP at http://{shown}:{actual}/mcp", file=sys.stderr, flush=True)
-                return
-
-    announcer = asyncio.create_task(announce())
-    try:
-        await http.serve()
-    finally:
-        announcer.cancel()
 
 
 # -- the command -------------------------------------------------------------------
