@@ -19,8 +19,9 @@ from typing import Any
 
 from agenthost.errors import NotFound, Unavailable
 from agenthost_shell import sandbox, screen
-from agenthost_shell.process import ShellProcess, stop_trees
+from agenthost_shell.process import ShellProcess
 from agenthost_shell.settings import ShellSettings
+from agenthost_shell.tree import stop_trees
 
 _LIVE: weakref.WeakSet[ProcessManager] = weakref.WeakSet()
 _LIVE_LOCK = threading.Lock()
