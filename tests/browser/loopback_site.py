@@ -105,6 +105,8 @@ class _Handler(BaseHTTPRequestHandler):
             self._send(200, _page("Set", "<p>set</p>"), {"Set-Cookie": f"token={value}; Path=/"})
         elif path == "/cookie/show":
             self._send(200, _page("Show", f"<p id='c'>cookie:{self.headers.get('Cookie', '')}</p>"))
+        elif path == "/redirect":
+            self._send(302, "", {"Location": query.get("to", ["/page/none"])[0]})
         elif path == "/file.txt":
             self._send(
                 200,

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenthost.errors import Unavailable
+from agenthost.net import NetGuard
 from agenthost_browser.discovery import BrowserBinary, BrowserNotFound, find_browser
 from agenthost_browser.failures import first_line
 from agenthost_browser.navigation import NavigationRules
@@ -91,10 +92,16 @@ def _kill_trees(pids: set[int]) -> None:
 class BrowserPool:
     """The Playwright driver and the shared Chromium of one host."""
 
-    def __init__(self, settings: BrowserSettings, resolve_path: Callable[..., Path]) -> None:
+    def __init__(
+        self,
+        settings: BrowserSettings,
+        resolve_path: Callable[..., Path],
+        guard: NetGuard | None = None,
+    ) -> None:
         self.settings = settings
         self.resolve_path = resolve_path
-        self.rules = NavigationRules(settings, resolve_path)
+        self.guard = guard  # the SSRF guard every session's traffic passes, when on
+        self.rules = NavigationRules(settings, resolve_path, guard)
         self._playwright: Playwright | None = None
         self._driver: Any = None
         self._shared: Browser | None = None

@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 from urllib.request import url2pathname
 
 from agenthost.errors import Denied, InvalidArguments
+from agenthost.net import NetGuard
 from agenthost_browser.settings import BrowserSettings
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
@@ -32,7 +33,13 @@ def normalize_url(url: str) -> str:
 class NavigationRules:
     """Schemes and origins a page may be opened at, from ``[plugins.browser]``."""
 
-    def __init__(self, settings: BrowserSettings, resolve_path: Callable[[str], Path]) -> None:
+    def __init__(
+        self,
+        settings: BrowserSettings,
+        resolve_path: Callable[[str], Path],
+        guard: NetGuard | None = None,
+    ) -> None:
+        self.guard = guard  # the SSRF guard, when ssrf_guard is on
         self.allow_file = settings.allow_file_urls
         self.allowed = [p.lower() for p in settings.allowed_origins]
         self.blocked = [p.lower() for p in settings.blocked_origins]
@@ -62,6 +69,13 @@ class NavigationRules:
         reason = self.refusal(url)
         if reason:
             raise Denied(reason)
+        return url
+
+    async def check_open(self, url: str) -> str:
+        """``check``, then the SSRF guard (with a lookup) for http(s) URLs when it is on."""
+        url = self.check(url)
+        if self.guard is not None and url.split(":", 1)[0].lower() in ("http", "https"):
+            await self.guard.check_url(url)  # BlockedURL (denied) names the address
         return url
 
     def refusal(self, url: str) -> str | None:

@@ -14,9 +14,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
 
-from agenthost.errors import Unavailable
+from agenthost.errors import Denied, Unavailable
 from agenthost_browser.failures import first_line
+from agenthost_browser.guard_proxy import GuardProxy
 from agenthost_browser.manager import BrowserPool, has_display
 
 if TYPE_CHECKING:
@@ -43,6 +45,8 @@ class BrowserSession:
         self._crashed: set[int] = set()
         self._downloads: set[asyncio.Task[None]] = set()
         self._lock: asyncio.Lock | None = None
+        self._proxy: GuardProxy | None = None  # the SSRF guard's proxy, when ssrf_guard is on
+        self.refusals: list[tuple[str, str]] = []  # (url, reason) the guard refused
         self.closed = False
 
     # -- starting -----------------------------------------------------------------
@@ -115,6 +119,11 @@ class BrowserSession:
             kwargs["user_agent"] = settings.user_agent
         if settings.locale:
             kwargs["locale"] = settings.locale
+        if self.pool.guard is not None:
+            if self._proxy is None:
+                self._proxy = GuardProxy(self.pool.guard, self._on_refused)
+            # "<-loopback>": loopback addresses go through the proxy too
+            kwargs["proxy"] = {"server": await self._proxy.start(), "bypass": "<-loopback>"}
         context = await browser.new_context(**kwargs)
         context.set_default_timeout(settings.action_timeout_ms)
         context.set_default_navigation_timeout(settings.navigation_timeout_ms)
@@ -123,6 +132,20 @@ class BrowserSession:
         context.on("page", self._watch_page)
         self.context = context
         self.page = await context.new_page()
+
+    def _on_refused(self, url: str, reason: str) -> None:
+        self.refusals = [*self.refusals[-49:], (url, reason)]
+        note = f"the SSRF guard refused a request to {url[:200]}: {reason}"
+        if note not in self.notes:
+            self.notes.append(note)
+
+    def raise_if_refused(self, mark: int, url: str | None) -> None:
+        """Raise ``Denied`` when the guard refused ``url`` (any URL when None) since
+        ``mark`` (``len(self.refusals)`` before a navigation)."""
+        for refused, reason in self.refusals[mark:]:
+            if url is None or refused == url or (refused.startswith("https://") and _origin(url) == refused):
+                self.notes = [n for n in self.notes if reason not in n]
+                raise Denied(f"the SSRF guard refused {refused[:200]}: {reason}")
 
     async def _route(self, route: Any) -> None:
         reason = self.pool.rules.refusal(route.request.url)
@@ -259,3 +282,11 @@ class BrowserSession:
     async def aclose(self) -> None:
         await self.close()
         self.closed = True
+        if self._proxy is not None:
+            await self._proxy.aclose()
+
+
+def _origin(url: str) -> str:
+    parts = urlsplit(url)
+    port = f":{parts.port}" if parts.port and parts.port != 443 else ""
+    return f"{parts.scheme}://{parts.hostname}{port}"

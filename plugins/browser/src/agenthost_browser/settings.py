@@ -28,3 +28,6 @@ class BrowserSettings(Section):
     allowed_origins: list[str] = Field(default_factory=list)  # empty: every origin
     blocked_origins: list[str] = Field(default_factory=list)
     downloads_dir: str = "downloads"  # relative to the workspace
+    # every http(s) request the browser makes (navigations, redirects, frames,
+    # subresources) checked by the core SSRF guard; [net] allow applies
+    ssrf_guard: bool = False

@@ -20,11 +20,13 @@ async def browser_navigate(url: str, ctx: ToolContext = None) -> str:  # type: i
     :param url: the address to open
     """
     session = session_of(ctx)
-    url = session.pool.rules.check(url)
+    url = await session.pool.rules.check_open(url)
     page = await session.current()
+    mark = len(session.refusals)
     try:
         response = await page.goto(url)
     except Exception as e:
+        session.raise_if_refused(mark, None)  # a redirect the SSRF guard stopped
         if "ERR_BLOCKED_BY_CLIENT" in str(e):
             raise describe_error(e, f"URL {url}") from None
         message = str(e).splitlines()[0] if str(e) else type(e).__name__
@@ -34,6 +36,7 @@ async def browser_navigate(url: str, ctx: ToolContext = None) -> str:  # type: i
                 f"could not open {url}: {code}; check the address and that the site is up"
             ) from None
         raise describe_error(e, f"URL {url}") from None
+    session.raise_if_refused(mark, page.url)
     status = f" (HTTP {response.status})" if response is not None else ""
     warn = ""
     if response is not None and response.status >= 400:

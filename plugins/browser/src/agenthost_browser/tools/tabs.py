@@ -73,16 +73,19 @@ async def browser_tabs(
     """
     session = session_of(ctx)
     if action == "new":
-        checked = session.pool.rules.check(url) if url else None
+        checked = await session.pool.rules.check_open(url) if url else None
         await session.current()
         assert session.context is not None
         page = await session.context.new_page()
         session.page = page
         if checked:
+            mark = len(session.refusals)
             try:
                 await page.goto(checked)
             except Exception as e:
+                session.raise_if_refused(mark, None)
                 raise describe_error(e, f"URL {checked}") from None
+            session.raise_if_refused(mark, page.url)
         return reply(
             session,
             f"opened tab {session.pages().index(page)}: {await page_label(page)}\n"
