@@ -8,16 +8,20 @@ import os
 import re
 import threading
 from collections.abc import Callable, Iterator
-
-import pathspec
+from typing import TYPE_CHECKING
 
 from agenthost_fs.grep_query import ContentLines, Found, Query, path_key
 from agenthost_fs.walk import walk_files
+
+if TYPE_CHECKING:
+    import pathspec
 
 
 def override_spec(globs: list[str]) -> pathspec.GitIgnoreSpec | None:
     if not globs:
         return None
+    import pathspec  # deferred: listing tools must not pay for it
+
     # rg's --glob is gitignore syntax inverted: a plain glob includes, '!glob' excludes.
     lines = [g[1:] if g.startswith("!") else "!" + g for g in globs]
     return pathspec.GitIgnoreSpec.from_lines(lines)
@@ -27,6 +31,8 @@ def _file_filter(query: Query) -> Callable[[str, str, bool], bool | None]:
     """ripgrep's order: an override glob decides first (True keeps even an
     ignored file); otherwise .gitignore (in the walker), then the type."""
     spec = override_spec(query.globs)
+    import pathspec
+
     whitelists = any(not g.startswith("!") for g in query.globs)
     types = pathspec.GitIgnoreSpec.from_lines(list(query.type_globs)) if query.type_globs else None
     cut = len(query.workspace.rstrip(os.sep)) + 1

@@ -4,7 +4,6 @@ their first bytes."""
 
 from __future__ import annotations
 
-import mimetypes
 import os
 from pathlib import Path
 
@@ -111,6 +110,8 @@ def guess_mime(path: Path, head: bytes | None) -> str:
         found = sniff(head)
         if found:
             return found[0]
+    import mimetypes
+
     mime, _ = mimetypes.guess_type(path.name)
     if mime:
         return mime

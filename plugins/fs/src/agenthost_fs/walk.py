@@ -13,8 +13,10 @@ import re
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import pathspec
+if TYPE_CHECKING:
+    import pathspec
 
 GITIGNORE = ".gitignore"
 SKIPPED_DIRS = frozenset({".git"})
@@ -32,6 +34,8 @@ def load_ignore(folder: str) -> IgnoreFile | None:
             lines = f.read().splitlines()
     except OSError:
         return None
+    import pathspec  # deferred: listing tools must not pay for it
+
     try:
         spec = pathspec.GitIgnoreSpec.from_lines(lines)
     except Exception:  # a malformed line: git skips what it cannot read
@@ -41,6 +45,8 @@ def load_ignore(folder: str) -> IgnoreFile | None:
 
 
 def _parses(line: str) -> bool:
+    import pathspec
+
     try:
         pathspec.GitIgnoreSpec.from_lines([line])
         return True

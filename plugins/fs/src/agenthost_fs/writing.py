@@ -3,7 +3,6 @@ folder, mode kept), edits applied all or none."""
 
 from __future__ import annotations
 
-import difflib
 import os
 import stat
 import tempfile
@@ -174,26 +173,27 @@ def edit(
             raise InvalidArguments(f"{label}old_str is empty; to write a whole file use write_file")
         if old == new:
             raise InvalidArguments(f"{label}old_str and new_str are the same; nothing would change")
-        count = text.count(old)
-        if count == 0 and crlf and "\n" in old:
+        pos = text.find(old)
+        if pos < 0 and crlf and "\n" in old:
             old_crlf = old.replace("\r\n", "\n").replace("\n", "\r\n")
-            count = text.count(old_crlf)
-            if count:
+            pos = text.find(old_crlf)
+            if pos >= 0:
                 old, new = old_crlf, new.replace("\r\n", "\n").replace("\n", "\r\n")
-        if count == 0:
+        if pos < 0:
             note = " (earlier edits in this call already applied)" if index else ""
             raise NotFound(
                 f"{label}old_str was not found in {path}{note}; nothing was changed. "
                 + nearest_lines(text, old)
             )
-        if count > 1 and not every:
+        # a second find is cheaper than counting every match of a unique string
+        if not every and text.find(old, pos + len(old)) >= 0:
+            count = text.count(old)
             lines = match_lines(text, old)
             shown = ", ".join(map(str, lines[:30])) + (" ..." if len(lines) > 30 else "")
             raise InvalidArguments(
                 f"{label}old_str occurs {count} times in {path} (lines {shown}); nothing was changed. "
                 "Include more surrounding lines to make it unique, or set replace_all=true"
             )
-        pos = text.find(old)
         start_line = text.count("\n", 0, pos) + 1
         text = text.replace(old, new) if every else text[:pos] + new + text[pos + len(old) :]
         changed_lines.append((start_line, start_line + new.count("\n")))
@@ -248,13 +248,25 @@ def snippets(text: str, changes: list[tuple[int, int]], limit: int = 3) -> str:
 
 
 def _line_start(text: str, line: int) -> int:
-    pos = 0
-    for _ in range(line - 1):
+    """Where line ``line`` starts: whole blocks are skipped by counting their
+    newlines in C, so a change near the end of a large file costs little."""
+    target, pos, size = line - 1, 0, len(text)
+    while target and pos < size:
+        end = min(pos + _BLOCK, size)
+        newlines = text.count("\n", pos, end)
+        if newlines >= target:
+            break
+        target -= newlines
+        pos = end
+    for _ in range(target):
         pos = text.find("\n", pos)
         if pos < 0:
             return -1
         pos += 1
     return pos
+
+
+_BLOCK = 1 << 16
 
 
 def nearest_lines(text: str, old: str) -> str:
@@ -265,6 +277,8 @@ def nearest_lines(text: str, old: str) -> str:
     target = "\n".join(line.strip() for line in want)
     if not target.strip():
         return "old_str is only whitespace; include some visible text"
+    import difflib
+
     matcher = difflib.SequenceMatcher(autojunk=False)
     matcher.set_seq2(target)
     best_ratio, best_at = 0.0, -1

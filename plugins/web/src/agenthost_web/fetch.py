@@ -7,7 +7,7 @@ import base64
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import Field
 
@@ -20,7 +20,6 @@ from agenthost import (
     ToolFailure,
     tool,
 )
-from agenthost.net import FetchResponse, GuardedClient, guarded_client
 from agenthost_web.extract import (
     Page,
     decode,
@@ -31,6 +30,9 @@ from agenthost_web.extract import (
     sniff_type,
 )
 from agenthost_web.settings import WebSettings
+
+if TYPE_CHECKING:
+    from agenthost.net import FetchResponse, GuardedClient
 
 IMAGE_TYPES = ("image/png", "image/jpeg", "image/gif", "image/webp")
 ACCEPT = (
@@ -82,6 +84,8 @@ def settings_of(ctx: ToolContext) -> WebSettings:
 
 def client_of(ctx: ToolContext, settings: WebSettings) -> GuardedClient:
     """One guarded client per session (keep-alive across calls; closed with the session)."""
+    from agenthost.net import guarded_client  # deferred: listing tools must not pay for it
+
     return ctx.state(
         "web.client",
         lambda: guarded_client(
