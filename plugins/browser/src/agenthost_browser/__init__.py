@@ -11,7 +11,6 @@ import importlib.util
 from typing import Any
 
 from agenthost import hookimpl
-from agenthost.net import NetGuard
 from agenthost_browser.discovery import BrowserNotFound, find_browser
 from agenthost_browser.manager import BrowserPool
 from agenthost_browser.settings import BrowserSettings
@@ -23,7 +22,11 @@ __all__ = ["ALL_TOOLS", "BrowserSettings", "pool_of"]
 @hookimpl
 def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
     settings = config.section("browser", BrowserSettings)
-    guard = NetGuard.from_config(config) if settings.ssrf_guard else None
+    guard = None
+    if settings.ssrf_guard:
+        from agenthost.net import NetGuard  # deferred: listing tools must not pay for it
+
+        guard = NetGuard.from_config(config)
     attach_pool(host, BrowserPool(settings, host.workspace.resolve, guard))
     for browser_tool in ALL_TOOLS:
         register(browser_tool)

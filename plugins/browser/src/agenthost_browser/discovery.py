@@ -7,7 +7,6 @@ on PATH or in the usual install locations.
 
 from __future__ import annotations
 
-import glob
 import os
 import shutil
 import sys
@@ -84,6 +83,8 @@ def _playwright_chromium() -> str | None:
     root = playwright_browsers_dir()
     if not root.is_dir():
         return None
+    import glob
+
     for pattern in _PLAYWRIGHT_GLOBS:  # full Chromium before the headless shell
         found = sorted(glob.glob(str(root / pattern)), reverse=True)  # newest revision first
         for path in found:

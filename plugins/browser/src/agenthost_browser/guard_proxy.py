@@ -17,10 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 from agenthost.errors import Denied, InvalidArguments, ToolFailure
-from agenthost.net import NetGuard
+
+if TYPE_CHECKING:
+    from agenthost.net import NetGuard
 
 _HOP_HEADERS = frozenset({"proxy-connection", "proxy-authorization", "connection", "keep-alive"})
 _MAX_HEAD = 64 * 1024

@@ -18,7 +18,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenthost.errors import Unavailable
-from agenthost.net import NetGuard
 from agenthost_browser.discovery import BrowserBinary, BrowserNotFound, find_browser
 from agenthost_browser.failures import first_line
 from agenthost_browser.navigation import NavigationRules
@@ -26,6 +25,8 @@ from agenthost_browser.settings import BrowserSettings
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Playwright
+
+    from agenthost.net import NetGuard
 
 log = logging.getLogger("agenthost.browser")
 

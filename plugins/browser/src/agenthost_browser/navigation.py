@@ -6,12 +6,14 @@ import fnmatch
 import re
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
-from urllib.request import url2pathname
 
 from agenthost.errors import Denied, InvalidArguments
-from agenthost.net import NetGuard
 from agenthost_browser.settings import BrowserSettings
+
+if TYPE_CHECKING:
+    from agenthost.net import NetGuard
 
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]*:")
 _OPEN_SCHEMES = ("http", "https", "about", "data")
@@ -59,6 +61,8 @@ class NavigationRules:
                     "file:// URLs are refused by default; set allow_file_urls = true in "
                     "[plugins.browser] to open files inside the workspace"
                 )
+            from urllib.request import url2pathname  # deferred: it imports http.client
+
             path = url2pathname(urlsplit(url).path)
             self._resolve_path(path)  # raises OutsideWorkspace when outside
             return url
