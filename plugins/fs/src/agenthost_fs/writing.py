@@ -110,7 +110,7 @@ def write_file(path: str, content: str, ctx: ToolContext = None) -> str:  # type
 class EditItem(BaseModel):
     """One replacement inside an edit call."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # validator built on first use, not at import
     old_str: str = Field(description="exact text to find (must be unique unless replace_all)")
     new_str: str = Field(description="text to put in its place")
     replace_all: bool = Field(False, description="replace every occurrence")
