@@ -251,6 +251,19 @@ def _byte_lines(f: IO[bytes], encoding: str, first: int, max_chars: int) -> Any:
             pieces.pop()  # the file ended with a newline
         for raw in pieces:
             number += 1
+            if len(raw) <= limit:
+                # the common case, inline: a short line that decodes cleanly
+                try:
+                    text = raw.decode(decoder_name)
+                except UnicodeDecodeError:
+                    pass
+                else:
+                    if text.endswith("\r"):
+                        text = text[:-1]
+                    if len(text) <= max_chars:
+                        decoder_name = plain
+                        yield number, text, 0, False
+                        continue
             cut = 0
             if len(raw) > limit:
                 cut = len(raw) - limit
