@@ -14,7 +14,6 @@ occupies its own worker thread, never the event loop.
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import logging
 import queue
@@ -47,12 +46,10 @@ class ScriptError(Exception):
 # -- the interrupt handler ---------------------------------------------------
 
 
-_HandlerType = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
 _runs: dict[int, Run] = {}
 _run_ids = itertools.count(1)
 
 
-@_HandlerType  # type: ignore[misc]
 def _interrupt(_rt: int | None, opaque: int | None) -> int:
     run = _runs.get(opaque or 0)
     if run is None or not run.should_stop():
@@ -68,14 +65,31 @@ def _interrupt(_rt: int | None, opaque: int | None) -> int:
 
 class _Interrupts:
     """Installs ``_interrupt`` on a context's runtime, after checking that the
-    binding's object layout is the one this code reads."""
+    binding's object layout is the one this code reads.
+
+    The binding (and ctypes) load on the first ``install``, not at import:
+    listing tools must not pay for them."""
 
     def __init__(self) -> None:
         self.error: str | None = None
         self._lib: Any = None
+        self._handler: Any = None  # the C callback; kept referenced while installed
+        self._loaded = False
+        self._lock = threading.Lock()
+
+    def _load(self) -> None:
+        with self._lock:
+            if not self._loaded:
+                self._open()
+                self._loaded = True
+
+    def _open(self) -> None:
+        import ctypes
+
         try:
             import _quickjs
 
+            self._handler = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)(_interrupt)
             lib = ctypes.CDLL(_quickjs.__file__)
             lib.JS_GetRuntime.restype = ctypes.c_void_p
             lib.JS_GetRuntime.argtypes = [ctypes.c_void_p]
@@ -86,8 +100,12 @@ class _Interrupts:
             self.error = f"cannot reach QuickJS's interrupt handler: {e}"
 
     def install(self, context: Any, run_id: int) -> bool:
+        if not self._loaded:
+            self._load()
         if self._lib is None:
             return False
+        import ctypes
+
         # PyJsContextObject: PyObject_HEAD, then JSRuntime *runtime, JSContext *context
         base = id(context)
         header = object.__basicsize__
@@ -97,7 +115,7 @@ class _Interrupts:
             self.error = "the quickjs binding's context layout changed; scripts cannot be interrupted"
             self._lib = None
             return False
-        self._lib.JS_SetInterruptHandler(runtime, ctypes.cast(_interrupt, ctypes.c_void_p), run_id)
+        self._lib.JS_SetInterruptHandler(runtime, ctypes.cast(self._handler, ctypes.c_void_p), run_id)
         return True
 
 
