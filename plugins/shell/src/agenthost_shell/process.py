@@ -29,6 +29,7 @@ if TYPE_CHECKING:
     import psutil
 
 CHUNK = 1 << 20
+FOREGROUND_CHUNK = 1 << 16
 PIPE_SIZE = 1 << 20
 SNAPSHOT_INTERVAL_S = 0.5
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
@@ -62,7 +63,9 @@ class ShellProcess:
         self.stdout = OutputBuffer(head_bytes, tail_bytes)
         self.stderr = OutputBuffer(head_bytes, tail_bytes)
         self.remembered: dict[int, float] = {}  # descendant pid -> create time
-        self._chunk = memoryview(bytearray(CHUNK))  # reused: no fresh megabyte per read
+        # reused for every read; a foreground command (read on the event loop, usually
+        # short) gets a small one, since zeroing a megabyte costs more than `true` runs
+        self._chunk = memoryview(bytearray(CHUNK if background else FOREGROUND_CHUNK))
         self._lock = threading.Lock()
         self._done = threading.Event()
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
