@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
 import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -19,7 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_agent.memory_db import BUSY_TIMEOUT_MS, SCHEMA_VERSION, fts5_available, open_database
@@ -33,6 +32,9 @@ from agenthost_agent.memory_query import (
     query_words,
     tag_filter,
 )
+
+if TYPE_CHECKING:  # sqlite3 loads on first use: listing tools must not pay for it
+    import sqlite3
 
 __all__ = [
     "BUSY_TIMEOUT_MS",
@@ -88,6 +90,8 @@ class MemoryStore:
 
     @contextmanager
     def _writing(self) -> Iterator[sqlite3.Connection]:
+        import sqlite3
+
         with self._lock:
             db = self._connect()
             try:
@@ -217,6 +221,8 @@ class MemoryStore:
         return answer
 
     def _match(self, expression: str, tags: list[str], limit: int) -> list[tuple[Any, ...]]:
+        import sqlite3
+
         tag_sql, params = tag_filter("rowid", tags)
         sql = (
             "SELECT m.key, m.content, m.tags, m.updated, f.snip, f.score FROM ("

@@ -4,12 +4,15 @@ index kept in step by triggers) and opening it safely from several processes
 
 from __future__ import annotations
 
-import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from agenthost.errors import ToolFailure, Unavailable
+
+if TYPE_CHECKING:  # sqlite3 loads on first use: listing tools must not pay for it
+    import sqlite3
 
 SCHEMA_VERSION = 1
 BUSY_TIMEOUT_MS = 30_000
@@ -57,6 +60,8 @@ _RANK = "bm25(8.0, 1.0, 4.0)"
 
 
 def fts5_available() -> bool:
+    import sqlite3
+
     try:
         with sqlite3.connect(":memory:") as db:
             db.execute("CREATE VIRTUAL TABLE probe USING fts5(x)")
@@ -68,6 +73,8 @@ def fts5_available() -> bool:
 def open_database(path: Path) -> sqlite3.Connection:
     """A connection to the database at ``path``, created or migrated as needed
     (autocommit mode: callers open their own transactions)."""
+    import sqlite3
+
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False, timeout=30)
@@ -117,6 +124,8 @@ def _retry_locked(step: Callable[[], None], budget_s: float = BUSY_TIMEOUT_MS / 
     """Run ``step``, retrying while another process holds a lock that SQLite
     reports without waiting on the busy handler (switching a new database to
     WAL, two processes creating the schema at once)."""
+    import sqlite3
+
     deadline = time.monotonic() + budget_s
     delay = 0.005
     while True:
@@ -135,6 +144,8 @@ def _retry_locked(step: Callable[[], None], budget_s: float = BUSY_TIMEOUT_MS / 
 def _statements(script: str) -> Iterator[str]:
     """Split a script into statements (``executescript`` would commit the
     open transaction first)."""
+    import sqlite3
+
     pending = ""
     for line in script.splitlines(keepends=True):
         if line.lstrip().startswith("--") and not pending:

@@ -14,7 +14,7 @@ _MARK = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
 
 
 class TodoItem(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # validator built on first use, not at import
 
     content: Annotated[str, Field(min_length=1, max_length=2000, description="what to do, imperative")]
     status: Literal["pending", "in_progress", "completed"]

@@ -20,7 +20,7 @@ Coordinate = Annotated[list[int], Field(min_length=2, max_length=2)]
 class Region(BaseModel):
     """A rectangle in screen pixels, relative to the chosen monitor."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", defer_build=True)  # validator built on first use, not at import
     x: int = Field(ge=0)
     y: int = Field(ge=0)
     width: int = Field(ge=1)
