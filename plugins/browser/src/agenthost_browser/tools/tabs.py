@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Annotated, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from agenthost import ToolContext, tool
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
@@ -17,6 +17,8 @@ if TYPE_CHECKING:
 
 
 class Viewport(BaseModel):
+    model_config = ConfigDict(defer_build=True)  # validator built on first use, not at import
+
     width: Annotated[int, Field(ge=200, le=7680, description="CSS pixels")]
     height: Annotated[int, Field(ge=200, le=4320, description="CSS pixels")]
 
