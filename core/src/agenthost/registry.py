@@ -10,7 +10,6 @@ call of a known tool never pays for them.
 
 from __future__ import annotations
 
-import difflib
 import threading
 from collections.abc import Callable, Iterator, Mapping
 
@@ -85,6 +84,8 @@ class Registry(Mapping[str, Tool]):
         return [name for name, t in self._tools.items() if t.plugin == plugin]
 
     def closest(self, name: str, n: int = 3) -> list[str]:
+        import difflib
+
         return difflib.get_close_matches(name, list(self), n=n, cutoff=0.5)
 
     def _announce(self, added: list[str], removed: list[str]) -> None:
