@@ -15,7 +15,7 @@ from agenthost.errors import InvalidArguments, ToolFailure
 from agenthost.results import JsonBlock, TextBlock
 from agenthost.tool import Tool
 from agenthost_js.engine import Run, ScriptError, pool, run_script
-from agenthost_js.hostapi import OPS, HostLink, ScriptHost
+from agenthost_js.hostapi_bridge import OPS, HostLink
 from agenthost_js.settings import PERMISSIONS, JsSettings
 
 if TYPE_CHECKING:
@@ -136,6 +136,8 @@ def _run(
     start: str,
     result: str,
 ) -> tuple[Run, Any]:
+    from agenthost_js.hostapi import ScriptHost  # the host API groups load on the first run
+
     run = Run(timeout_s=settings.timeout, max_memory=settings.max_memory)
     bridge = ScriptHost(spec_name, granted, settings, run, link, workspace)
     return run, lambda: run_script(run, PRELUDE, source, bridge, start, result)
