@@ -23,15 +23,26 @@ _SYSTEM_DIRS = r"(?:bin|boot|dev|etc|home|lib|lib32|lib64|opt|proc|root|run|sbin
 _END = r"(?=$|[\s;&|)`])"
 
 
+_COMPILED: dict[str, re.Pattern[str]] = {}
+
+
 @dataclass(frozen=True, slots=True)
 class Rule:
     name: str
-    pattern: re.Pattern[str]
+    source: str
     why: str
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        """Compiled on the first check, not at import (listing tools must stay cheap)."""
+        found = _COMPILED.get(self.source)
+        if found is None:
+            found = _COMPILED[self.source] = re.compile(self.source, re.I)
+        return found
 
 
 def _rule(name: str, pattern: str, why: str) -> Rule:
-    return Rule(name, re.compile(pattern, re.I), why)
+    return Rule(name, pattern, why)
 
 
 # Seed 003's DANGEROUS_PATTERNS and nanobot's exec guard, narrowed where the
