@@ -215,3 +215,33 @@ async def test_crlf_lines(call, workspace: Path) -> None:
     write(workspace, "w.txt", b"one\r\ntwo\r\n")
     result = await call("read_file", path="w.txt")
     assert result.text.splitlines()[:2] == ["     1\tone", "     2\ttwo"]
+
+
+@pytest.mark.parametrize(
+    ("content", "window"),
+    [
+        (b"one\ntwo\nthree\n", {}),
+        (b"one\ntwo\nthree", {}),
+        (b"a\r\nb\r\nc\r\n", {"start_line": 2}),
+        (b"".join(b"line %d\n" % i for i in range(1, 5001)), {}),
+        (b"".join(b"line %d\n" % i for i in range(1, 5001)), {"start_line": 4990, "end_line": 5000}),
+        (b"".join(b"line %d\n" % i for i in range(1, 5001)), {"start_line": 100, "end_line": 120}),
+        (b"".join(b"line %d\n" % i for i in range(1, 101)), {"start_line": 1, "end_line": 100}),
+        ("caf\u00e9\nna\u00efve\n".encode(), {"start_line": 2}),
+    ],
+)
+async def test_plain_window_matches_the_line_by_line_path(
+    call, workspace: Path, monkeypatch, content, window
+) -> None:
+    """The one-piece fast path gives exactly what the careful path gives."""
+    import agenthost_fs.reading as reading
+
+    write(workspace, "f.txt", content)
+    original, answers = reading._plain_window, []
+    monkeypatch.setattr(reading, "_plain_window", lambda *a: answers.append(original(*a)) or answers[-1])
+    fast = await call("read_file", path="f.txt", **window)
+    assert answers and answers[0] is not None  # the fast path really answered
+    monkeypatch.setattr(reading, "_plain_window", lambda *a: None)
+    careful = await call("read_file", path="f.txt", **window)
+    assert fast.ok and careful.ok
+    assert fast.text == careful.text

@@ -126,6 +126,9 @@ def _text_window(
     budget: int,
 ) -> str:
     if _ascii_compatible(encoding):
+        fast = _plain_window(path, f, encoding, first, last, capped, max_line_chars, budget)
+        if fast is not None:
+            return fast
         lines = _byte_lines(f, encoding, first, max_line_chars)
     else:
         lines = _wide_lines(f, encoding, first, max_line_chars)
@@ -184,6 +187,72 @@ def _text_window(
     return "\n".join(
         [*out, f"[{shown} shown{why}; more lines follow: read on with start_line={number + 1}{notes}]"]
     )
+
+
+def _plain_window(
+    path: str,
+    f: IO[bytes],
+    encoding: str,
+    first: int,
+    last: int,
+    capped: bool,
+    max_line_chars: int,
+    budget: int,
+) -> str | None:
+    """The window in one piece when it is plain (every line short, decodes
+    cleanly, fits the budget): one read, one decode, one join. None otherwise,
+    with the file back where it was, for the line-by-line path."""
+    origin = f.tell()
+    if skip_lines(f, first - 1) < first - 1:
+        f.seek(origin)
+        return None
+    want = last - first + 1
+    data = b""
+    block = 64 * 1024  # grows: a short window reads little more than it shows
+    while data.count(b"\n") < want:
+        chunk = f.read(block)
+        if not chunk:
+            break
+        data += chunk
+        block = min(block * 2, CHUNK)
+        if len(data) > 4 * budget + 8 * want:
+            f.seek(origin)
+            return None  # far more bytes than could be shown: leave it to the careful path
+    parts = data.split(b"\n", want)
+    if len(parts) > want:
+        rest = parts.pop()
+        at_end = not rest and not f.read(1)
+    else:
+        at_end = True
+        if parts and parts[-1] == b"":
+            parts.pop()  # the file ends with a newline
+    if not parts or max(map(len, parts)) > max_line_chars:
+        f.seek(origin)
+        return None
+    try:
+        text = b"\n".join(parts).decode(encoding if first == 1 else _plain(encoding))
+    except UnicodeDecodeError:
+        f.seek(origin)
+        return None
+    rows = text.split("\n")
+    if "\r" in text:
+        rows = [r[:-1] if r.endswith("\r") else r for r in rows]
+    if sum(map(len, rows)) + 8 * len(rows) > budget:
+        f.seek(origin)
+        return None
+    number = first + len(rows) - 1
+    body = "\n".join([f"{n:>6}\t{row}" for n, row in enumerate(rows, first)])
+    notes = _notes(encoding, [])
+    if at_end and len(rows) < want:
+        return f"{body}\n[end of file: {number} lines in all{notes}]"
+    if at_end:
+        return f"{body}\n[lines {first}-{number}; end of file: {number} lines in all{notes}]"
+    why = " (at most 2000 lines per call)" if capped else ""
+    return f"{body}\n[lines {first}-{number} shown{why}; more lines follow: read on with start_line={number + 1}{notes}]"
+
+
+def _plain(encoding: str) -> str:
+    return "utf-8" if encoding == "utf-8-sig" else encoding
 
 
 def _notes(encoding: str, bad_lines: list[int]) -> str:
