@@ -9,10 +9,10 @@ import re
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, get_args
 
 from agenthost.errors import InvalidArguments, ToolFailure
-from agenthost.results import JsonBlock, TextBlock
+from agenthost.results import ErrorType, JsonBlock, TextBlock
 from agenthost.tool import Tool
 from agenthost_js.engine import Run, ScriptError, pool, run_script
 from agenthost_js.hostapi_bridge import OPS, HostLink
@@ -35,15 +35,8 @@ PRELUDE = (
 MAX_LOG_CHARS = 100_000
 _STACK_LINE = re.compile(r"<input>:(\d+)")
 EMPTY_SCHEMA: dict[str, Any] = {"type": "object", "properties": {}}
-_ERROR_TYPES = {
-    "invalid_arguments",
-    "denied",
-    "timeout",
-    "cancelled",
-    "not_found",
-    "outside_workspace",
-    "unavailable",
-}
+# the error types a script may raise by name (the host's own, less those only the host gives)
+_ERROR_TYPES = set(get_args(ErrorType)) - {"tool_error", "unknown_tool"}
 
 
 @dataclass
