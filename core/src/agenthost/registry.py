@@ -24,7 +24,7 @@ class Registry(Mapping[str, Tool]):
         self._tools: dict[str, Tool] = {}
         self.listeners: list[ChangeListener] = []
         self._pending: list[Callable[[], None]] = []
-        self._loading = threading.Lock()
+        self._loading = threading.RLock()  # a loader may list tools itself
 
     def __getitem__(self, name: str) -> Tool:
         tool = self._tools.get(name)
