@@ -165,14 +165,15 @@ class ShellProcess:
     # -- the output pipes ---------------------------------------------------------
 
     def _output_pipes(self) -> list[tuple[int, OutputBuffer]]:
-        """The shell's stdout and stderr pipes, each with its buffer: enlarged
-        (fewer wake-ups for a chatty process) and made non-blocking."""
+        """The shell's stdout and stderr pipes, each with its buffer: made
+        non-blocking, and enlarged for a background process (fewer wake-ups)."""
         pipes = []
         for stream, buffer in ((self.popen.stdout, self.stdout), (self.popen.stderr, self.stderr)):
             assert stream is not None
             fd = stream.fileno()
-            with contextlib.suppress(OSError):
-                fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
+            if self.background:  # read by its own thread; a foreground one is read as it writes
+                with contextlib.suppress(OSError):
+                    fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
             os.set_blocking(fd, False)
             pipes.append((fd, buffer))
         return pipes
