@@ -234,14 +234,14 @@ async def test_plain_window_matches_the_line_by_line_path(
     call, workspace: Path, monkeypatch, content, window
 ) -> None:
     """The one-piece fast path gives exactly what the careful path gives."""
-    import agenthost_fs.reading as reading
+    import agenthost_fs.textwindow as textwindow
 
     write(workspace, "f.txt", content)
-    original, answers = reading._plain_window, []
-    monkeypatch.setattr(reading, "_plain_window", lambda *a: answers.append(original(*a)) or answers[-1])
+    original, answers = textwindow._plain_window, []
+    monkeypatch.setattr(textwindow, "_plain_window", lambda *a: answers.append(original(*a)) or answers[-1])
     fast = await call("read_file", path="f.txt", **window)
     assert answers and answers[0] is not None  # the fast path really answered
-    monkeypatch.setattr(reading, "_plain_window", lambda *a: None)
+    monkeypatch.setattr(textwindow, "_plain_window", lambda *a: None)
     careful = await call("read_file", path="f.txt", **window)
     assert fast.ok and careful.ok
     assert fast.text == careful.text

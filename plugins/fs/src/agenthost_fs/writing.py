@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agenthost import InvalidArguments, NotFound, ToolContext, ToolFailure, tool
 from agenthost_fs.paths import human_size, must_exist
-from agenthost_fs.reading import HEAD_BYTES, detect_encoding
+from agenthost_fs.textwindow import HEAD_BYTES, detect_encoding
 
 SNIPPET_CONTEXT = 4
 MAX_SIMILAR_WINDOWS = 50_000
