@@ -30,7 +30,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = argparse.ArgumentParser(add_help=False)
+    common = _Parser(add_help=False)
     common.add_argument("--workspace", metavar="DIR", default=".", help="the workspace folder (default: .)")
     common.add_argument(
         "--config",
@@ -76,7 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     # serve tells an explicit --workspace from none: without one it takes the
     # client's first MCP root, else the current folder (never / or home)
-    serve_common = argparse.ArgumentParser(add_help=False)
+    serve_common = _Parser(add_help=False)
     serve_common.add_argument(
         "--workspace",
         metavar="DIR",

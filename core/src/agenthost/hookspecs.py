@@ -126,7 +126,7 @@ def agenthost_run_command(command: str, cwd: str | None, timeout_s: float | None
 
 
 @hookspec
-def agenthost_search_backends(config: Any) -> list[Any]:
+def agenthost_search_backends(config: Any) -> list[Any]:  # type: ignore[empty-body]
     """Return web-search backends this plugin provides (each with ``name`` and
     an async ``search(query, count)``); ``web_search`` uses the configured ones.
 
@@ -173,7 +173,7 @@ def agenthost_host_shutdown(host: Any) -> None:
 
 
 @hookspec
-def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
+def agenthost_doctor(config: Any) -> list[dict[str, Any]]:  # type: ignore[empty-body]
     """Report this plugin's optional pieces for ``agenthost doctor``.
 
     Return a list of ``{"name": str, "ok": bool, "detail": str, "fix": str}``;

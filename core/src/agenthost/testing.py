@@ -24,6 +24,7 @@ import pytest
 import pytest_asyncio
 
 from agenthost.host import Host
+from agenthost.results import ToolResult
 
 HostFactory = Callable[..., Awaitable[Host]]
 
@@ -76,7 +77,6 @@ async def check_conformance(host: Host, name: str, *, run_examples: bool = True)
 
     from agenthost import validation
     from agenthost.formats import FORMATS, definition
-    from agenthost.results import ToolResult
     from agenthost.tool import LEVELS, TOOL_NAME
 
     problems: list[str] = []
@@ -109,7 +109,7 @@ async def check_conformance(host: Host, name: str, *, run_examples: bool = True)
             problems.append(f"example {example} does not validate: {problem}")
         elif run_examples:
             result = await host.call(name, example)
-            problems.extend(_result_problems(result, f"example {example}", ToolResult))
+            problems.extend(_result_problems(result, f"example {example}"))
     if schema.get("additionalProperties") is False:
         result = await host.call(name, {"__not_an_argument__": 1})
         if result.ok or result.error is None or result.error.type != "invalid_arguments":
@@ -117,8 +117,8 @@ async def check_conformance(host: Host, name: str, *, run_examples: bool = True)
     return problems
 
 
-def _result_problems(result: Any, what: str, result_type: type) -> list[str]:
-    if not isinstance(result, result_type):
+def _result_problems(result: ToolResult, what: str) -> list[str]:
+    if not isinstance(result, ToolResult):
         return [f"{what}: did not give a ToolResult"]
     if result.ok:
         return []
