@@ -97,15 +97,15 @@ def matched_lines(
     line = 1
     last = 0
     while pos <= end:
-        m = rx.search(text, pos)
-        if m is None or m.start() > end or (m.start() == end and text.endswith("\n")):
+        hit = rx.search(text, pos)
+        if hit is None or hit.start() > end or (hit.start() == end and text.endswith("\n")):
             break
-        if "\n" in m.group(0):
+        if "\n" in hit.group(0):
             return _per_line(line_rx, text)
-        line += text.count("\n", last, m.start())
-        last = m.start()
+        line += text.count("\n", last, hit.start())
+        last = hit.start()
         numbers.append(line)
-        newline = text.find("\n", m.start())
+        newline = text.find("\n", hit.start())
         if newline == -1:
             break
         pos = newline + 1
