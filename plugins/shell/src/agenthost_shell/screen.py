@@ -8,6 +8,7 @@ always be obfuscated); the bubblewrap sandbox is the real boundary.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import os
 import re
 from collections.abc import Mapping
@@ -119,15 +120,24 @@ def is_secret_name(name: str) -> bool:
     return _SECRET_NAME.search(name) is not None
 
 
+@functools.lru_cache(maxsize=4096)
+def _secret_name(name: bytes) -> bool:
+    """Memoized: the same few dozen variable names come back on every command."""
+    return _SECRET_NAME_BYTES.search(name) is not None
+
+
 def child_environment(
     settings: ShellSettings, source: Mapping[bytes, bytes] | None = None
 ) -> dict[bytes, bytes]:
     """``source`` (the host's environment, as bytes: no decoding round trip
     on every command) without secret-looking variables, except those
     ``env_passthrough`` names."""
-    env = dict(os.environb if source is None else source)
+    if source is None:
+        # os.environb's own dict when it has one: copying it skips a per-key round trip
+        source = getattr(os.environb, "_data", None) or os.environb
+    env = dict(source)
     keep = settings.env_passthrough
-    for name in [n for n in env if _SECRET_NAME_BYTES.search(n)]:
+    for name in [n for n in env if _secret_name(n)]:
         text = os.fsdecode(name)
         if not any(fnmatch.fnmatchcase(text, k) for k in keep):
             del env[name]
