@@ -18,7 +18,7 @@ def chromium_or_skip() -> None:
         find_browser(BrowserSettings())
     except BrowserNotFound:
         pytest.skip(
-            "no Chromium: chromium/chromium-browser/google-chrome not on PATH and no Playwright Chromium",
+            reason="no Chromium: chromium/chromium-browser/google-chrome not on PATH and no Playwright Chromium",
             allow_module_level=True,
         )
 

@@ -45,7 +45,7 @@ def _alive(pids: set[int]) -> set[int]:
 def xvfb(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     """A virtual display; DISPLAY points at it."""
     if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb not on PATH (apt-get install xvfb)")
+        pytest.skip(reason="Xvfb not on PATH (apt-get install xvfb)")
     proc = subprocess.Popen(
         ["Xvfb", "-displayfd", "1", "-screen", "0", "1280x800x24", "-nolisten", "tcp"],
         stdout=subprocess.PIPE,

@@ -178,6 +178,6 @@ def test_doctor_reports_the_browser_found(workspace: Path) -> None:
     try:
         binary = discovery.find_browser(BrowserSettings())
     except discovery.BrowserNotFound:
-        pytest.skip("no Chromium on this machine")
+        pytest.skip(reason="no Chromium on this machine")
     chromium = next(r for r in rows if r["name"] == "browser: chromium")
     assert chromium["ok"] and binary.describe() == chromium["detail"]

@@ -14,7 +14,7 @@ from .conftest import write
 def test_doctor_reports_rg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     config = Config.load(tmp_path, {})
     if shutil.which("rg") is None:
-        pytest.skip("rg (ripgrep) not on PATH")
+        pytest.skip(reason="rg (ripgrep) not on PATH")
     [row] = agenthost_fs.agenthost_doctor(config)
     assert row["ok"] is True and row["name"] == "fs: ripgrep" and shutil.which("rg") in row["detail"]
     monkeypatch.setenv("PATH", str(tmp_path))

@@ -175,7 +175,7 @@ def _other_filesystem(workspace: Path) -> Path | None:
 async def test_move_and_copy_across_file_systems(make_host, workspace: Path, tmp_path: Path) -> None:
     other = _other_filesystem(workspace)
     if other is None:
-        pytest.skip("no writable /dev/shm on another file system")
+        pytest.skip(reason="no writable /dev/shm on another file system")
     host = await make_host(plugins=["fs"], config={"host": {"restrict_to_workspace": False}})
     write(workspace, "tree/a.txt", "A")
     write(workspace, "tree/sub/b.txt", "B")

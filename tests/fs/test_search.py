@@ -118,7 +118,7 @@ async def test_what_grep_skips(tmp_path: Path) -> None:
 @pytest.fixture(params=["rg", "python"])
 async def grep_host(request, make_host, workspace: Path):
     if request.param == "rg" and shutil.which("rg") is None:
-        pytest.skip("rg (ripgrep) not on PATH")
+        pytest.skip(reason="rg (ripgrep) not on PATH")
     fixture_tree(workspace)
     return await make_host(plugins=["fs"], config={"plugins": {"fs": {"grep_engine": request.param}}})
 

@@ -64,7 +64,7 @@ def kill_marked(marker: str) -> None:
 
 def need_bwrap() -> None:
     if shutil.which("bwrap") is None:
-        pytest.skip("bwrap not on PATH (apt-get install bubblewrap)")
+        pytest.skip(reason="bwrap not on PATH (apt-get install bubblewrap)")
 
 
 # A tree that resists: every member ignores SIGTERM; one child left the

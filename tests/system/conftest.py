@@ -28,7 +28,7 @@ def xvfb() -> Iterator[str]:
     test workers never race for one.
     """
     if shutil.which("Xvfb") is None:
-        pytest.skip("Xvfb not on PATH (apt-get install xvfb)")
+        pytest.skip(reason="Xvfb not on PATH (apt-get install xvfb)")
     argv = [
         "Xvfb",
         "-screen", "0", f"{SCREEN[0]}x{SCREEN[1]}x24",
@@ -141,7 +141,7 @@ def desktop_app(xvfb: str) -> Iterator[type[DesktopApp]]:
     try:
         import tkinter  # noqa: F401
     except ImportError:
-        pytest.skip("tkinter not importable (apt-get install python3-tk)")
+        pytest.skip(reason="tkinter not importable (apt-get install python3-tk)")
     started: list[DesktopApp] = []
 
     def start(*args: str) -> DesktopApp:
@@ -158,5 +158,5 @@ def desktop_app(xvfb: str) -> Iterator[type[DesktopApp]]:
 def xdotool() -> str:
     found = shutil.which("xdotool")
     if found is None:
-        pytest.skip("xdotool not on PATH (apt-get install xdotool)")
+        pytest.skip(reason="xdotool not on PATH (apt-get install xdotool)")
     return found
