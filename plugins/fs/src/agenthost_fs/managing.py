@@ -14,9 +14,9 @@ from typing import Annotated, Any
 from pydantic import Field
 
 from agenthost import Denied, InvalidArguments, ToolContext, ToolFailure, tool
+from agenthost.files import fsync_folder
 from agenthost_fs.paths import entry_path, guess_mime, human_size, must_exist
 from agenthost_fs.settings import settings
-from agenthost_fs.writing import _fsync_folder
 
 
 @tool(level="read", path_args=("path",))
@@ -140,7 +140,7 @@ def file_delete(path: str, recursive: bool = False, ctx: ToolContext = None) -> 
         if entry.is_symlink() or not entry.is_dir():
             kind = "symlink" if entry.is_symlink() else "file"
             os.unlink(entry)
-            _fsync_folder(entry.parent)
+            fsync_folder(entry.parent)
             return f"Deleted {kind} {shown}"
         with os.scandir(entry) as it:
             empty = next(it, None) is None
@@ -224,7 +224,7 @@ def file_move(
                 _remove(dst)
         if os.path.lexists(src):
             shutil.move(os.fspath(src), os.fspath(dst))
-        _fsync_folder(dst.parent)
+        fsync_folder(dst.parent)
     except OSError as e:
         raise ToolFailure(f"cannot move {source!r} to {destination!r}: {e.strerror or e}") from None
     return f"Moved {ctx.relative(src)} to {ctx.relative(dst)}"

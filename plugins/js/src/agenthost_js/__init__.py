@@ -21,6 +21,7 @@ from typing import Any
 from agenthost import hookimpl, tool
 from agenthost.context import ToolContext
 from agenthost.errors import Denied, InvalidArguments, NotFound, ToolFailure
+from agenthost.files import atomic_write
 from agenthost_js.engine import ScriptError, interrupts
 from agenthost_js.scripts import (
     CREATED_MARK,
@@ -245,14 +246,7 @@ def delete_tool(name: str, ctx: ToolContext = None) -> dict[str, Any]:  # type: 
 
 def _save(path: Path, source: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(source)
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    atomic_write(path, source.encode("utf-8"))
 
 
 # -- hooks ------------------------------------------------------------------------------

@@ -7,11 +7,11 @@ import json
 import os
 import shutil
 import stat
-import tempfile
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from agenthost import files
 from agenthost.errors import Denied, InvalidArguments, NotFound, ToolFailure
 from agenthost_js.hostapi_bridge import ApiBase
 
@@ -149,14 +149,4 @@ def _iso(mtime: float) -> str:
 
 def atomic_write(real: Path, data: bytes) -> None:
     real.parent.mkdir(parents=True, exist_ok=True)
-    fd, temp = tempfile.mkstemp(prefix=f".{real.name}.", suffix=".tmp", dir=real.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        if real.exists():
-            shutil.copymode(real, temp)
-        os.replace(temp, real)
-    except BaseException:
-        if os.path.exists(temp):
-            os.unlink(temp)
-        raise
+    files.atomic_write(real, data)

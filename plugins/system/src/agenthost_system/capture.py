@@ -5,14 +5,13 @@ from __future__ import annotations
 
 import base64
 import io
-import os
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenthost.errors import InvalidArguments, Unavailable
+from agenthost.files import atomic_write
 from agenthost.results import ImageBlock, TextBlock
 from agenthost_system import environment
 from agenthost_system.settings import SystemSettings
@@ -159,14 +158,7 @@ def png_bytes(image: Image.Image, compress_level: int = 6) -> bytes:
 def save_png(data: bytes, target: Path) -> None:
     """Write by temp file and rename, so a reader never sees half a PNG."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=".screenshot-", suffix=".png", dir=target.parent)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    atomic_write(target, data)
 
 
 def default_name() -> str:
