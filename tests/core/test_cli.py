@@ -16,10 +16,8 @@ from .conftest import SITE
 def agenthost(
     *args: str, cwd: Path, env: dict[str, str] | None = None, stdin: str = ""
 ) -> subprocess.CompletedProcess:
-    full_env = {**os.environ, "PYTHONPATH": str(SITE), **(env or {})}
-    full_env.pop("AGENTHOST_PLUGINS", None)
-    full_env.pop("AGENTHOST_CONFIG", None)
-    full_env.update(env or {})
+    inherited = {k: v for k, v in os.environ.items() if k not in ("AGENTHOST_PLUGINS", "AGENTHOST_CONFIG")}
+    full_env = {**inherited, "PYTHONPATH": str(SITE), **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "agenthost.cli", *args],
         cwd=cwd,
