@@ -167,20 +167,17 @@ class Plugins:
     def emit(self, hook: str, **kwargs: Any) -> None:
         """Call every implementation of an event hook; one that raises is logged."""
         for impl in self._impls(hook):
-            try:
-                impl.function(**_arguments(impl, **kwargs))
-            except Exception as e:
-                log.warning("plugin %s: %s raised %s", impl.plugin_name, hook, one_line(e))
+            _guarded(impl, hook, kwargs)
 
     async def broadcast(self, hook: str, **kwargs: Any) -> None:
         """Like ``emit``, awaiting implementations that return awaitables."""
         for impl in self._impls(hook):
-            try:
-                value = impl.function(**_arguments(impl, **kwargs))
-                if inspect.isawaitable(value):
+            value = _guarded(impl, hook, kwargs)
+            if inspect.isawaitable(value):
+                try:
                     await value
-            except Exception as e:
-                log.warning("plugin %s: %s raised %s", impl.plugin_name, hook, one_line(e))
+                except Exception as e:
+                    _log_failure(impl, hook, e)
 
     async def first(self, hook: str, **kwargs: Any) -> Any:
         """The first non-None answer of a service hook (awaited), or None."""
@@ -196,11 +193,21 @@ class Plugins:
         """Every implementation's answer to a list-returning hook, flattened."""
         items: list[Any] = []
         for impl in self._impls(hook):
-            try:
-                items.extend(impl.function(**_arguments(impl, **kwargs)) or [])
-            except Exception as e:
-                log.warning("plugin %s: %s raised %s", impl.plugin_name, hook, one_line(e))
+            items.extend(_guarded(impl, hook, kwargs) or [])
         return items
+
+
+def _guarded(impl: Any, hook: str, kwargs: dict[str, Any]) -> Any:
+    """One implementation's answer, or None (logged) when it raises."""
+    try:
+        return impl.function(**_arguments(impl, **kwargs))
+    except Exception as e:
+        _log_failure(impl, hook, e)
+        return None
+
+
+def _log_failure(impl: Any, hook: str, error: Exception) -> None:
+    log.warning("plugin %s: %s raised %s", impl.plugin_name, hook, one_line(error))
 
 
 def _arguments(impl: Any, **available: Any) -> dict[str, Any]:
