@@ -39,6 +39,7 @@ _EXPORTS = {
     "ConfigError": "agenthost.errors",
     "Config": "agenthost.config",
     "Section": "agenthost.config",
+    "Param": "agenthost.params",
 }
 
 __all__ = ["Tool", "__version__", "hookimpl", "tool", *_EXPORTS]
@@ -66,4 +67,5 @@ if TYPE_CHECKING:
         Unavailable,
     )
     from agenthost.host import Frontend, Host, Session
+    from agenthost.params import Param
     from agenthost.results import ImageBlock, JsonBlock, TextBlock, ToolError, ToolResult

@@ -1,42 +1,53 @@
-"""``agenthost.toml`` read into pydantic models.
+"""``agenthost.toml`` read into typed settings.
 
-The core validates its own tables; each plugin validates its own
-``[plugins.<name>]`` table through ``Config.section``. Every problem is one
-line naming the file and the key.
+Settings tables are dataclasses (``Section``), validated by pydantic only when
+a table is really given: pydantic costs about 100 ms to import, and a host
+without a config file (listing tools, most runs) never pays for it. The core
+validates its own tables; each plugin validates its own ``[plugins.<name>]``
+table through ``Config.section``. Every problem is one line naming the file
+and the key.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
+from dataclasses import field
 from pathlib import Path
-from typing import Any, Literal, TypeVar
-
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform
 
 from agenthost.errors import ConfigError
+from agenthost.params import Param
 
 Decision = Literal["allow", "ask", "deny"]
 CONFIG_NAME = "agenthost.toml"
-M = TypeVar("M", bound=BaseModel)
+S = TypeVar("S")
 
 
-class Section(BaseModel):
-    """Base for config tables: unknown keys are errors."""
+@dataclass_transform(field_specifiers=(dataclasses.field,))
+class Section:
+    """Base for config tables: every subclass is a dataclass; unknown keys are errors.
 
-    # Validators are built on first use: with no config file, start-up never
-    # builds them (listing tools must stay cheap).
-    model_config = ConfigDict(extra="forbid", defer_build=True)
+    Limits go in ``Annotated[int, Param(ge=1)]``; checks across fields in
+    ``__post_init__`` (raise ``ValueError``).
+    """
+
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        dataclasses.dataclass(cls)
 
 
 class HostSettings(Section):
     state_dir: str = ".agenthost"
     restrict_to_workspace: bool = True
-    load: list[str] = Field(default_factory=list)
-    disable: list[str] = Field(default_factory=list)
-    timeout_s: float = Field(120, gt=0)
-    max_output_chars: int = Field(100_000, gt=0)
-    max_image_bytes: int = Field(5 * 1024 * 1024, gt=0)
+    load: list[str] = field(default_factory=list)
+    disable: list[str] = field(default_factory=list)
+    timeout_s: Annotated[float, Param(gt=0)] = 120
+    max_output_chars: Annotated[int, Param(gt=0)] = 100_000
+    max_image_bytes: Annotated[int, Param(gt=0)] = 5 * 1024 * 1024
 
 
 class LevelDefaults(Section):
@@ -47,10 +58,10 @@ class LevelDefaults(Section):
 
 
 class PolicySettings(Section):
-    levels: LevelDefaults = Field(default_factory=LevelDefaults.model_construct)
-    deny: list[str] = Field(default_factory=list)
-    ask: list[str] = Field(default_factory=list)
-    allow: list[str] = Field(default_factory=list)
+    levels: LevelDefaults = field(default_factory=LevelDefaults)
+    deny: list[str] = field(default_factory=list)
+    ask: list[str] = field(default_factory=list)
+    allow: list[str] = field(default_factory=list)
 
 
 class AuditSettings(Section):
@@ -58,15 +69,15 @@ class AuditSettings(Section):
 
 
 class NetSettings(Section):
-    allow: list[str] = Field(default_factory=list)
+    allow: list[str] = field(default_factory=list)
 
 
 class ConfigFile(Section):
-    host: HostSettings = Field(default_factory=HostSettings.model_construct)
-    policy: PolicySettings = Field(default_factory=PolicySettings.model_construct)
-    audit: AuditSettings = Field(default_factory=AuditSettings.model_construct)
-    net: NetSettings = Field(default_factory=NetSettings.model_construct)
-    plugins: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    host: HostSettings = field(default_factory=HostSettings)
+    policy: PolicySettings = field(default_factory=PolicySettings)
+    audit: AuditSettings = field(default_factory=AuditSettings)
+    net: NetSettings = field(default_factory=NetSettings)
+    plugins: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 class Config:
@@ -99,15 +110,13 @@ class Config:
     def source(self) -> str:
         return str(self.path) if self.path else "the config"
 
-    def section(self, name: str, model: type[M]) -> M:
-        """Validate ``[plugins.<name>]`` against ``model`` (defaults if absent)."""
+    def section(self, name: str, model: type[S]) -> S:
+        """Validate ``[plugins.<name>]`` against ``model``, a ``Section`` (or any
+        type pydantic validates); defaults, unvalidated, when the table is absent."""
         raw = self.data.plugins.get(name)
-        if not raw:  # defaults need no validation
-            return model.model_construct()
-        try:
-            return model.model_validate(raw)
-        except ValidationError as e:
-            raise ConfigError(_describe(e, self.source, prefix=f"plugins.{name}")) from None
+        if not raw:
+            return model()
+        return _validate(model, raw, self.source, prefix=f"plugins.{name}")
 
     @classmethod
     def load(
@@ -120,7 +129,7 @@ class Config:
         if isinstance(source, Config):
             return source
         if isinstance(source, dict):
-            return cls(_validate(source, "the config"), workspace)
+            return cls(_validate(ConfigFile, source, "the config") if source else ConfigFile(), workspace)
         path: Path | None
         if source is not None:
             path = Path(source)
@@ -134,31 +143,42 @@ class Config:
             candidate = workspace / CONFIG_NAME
             path = candidate if candidate.is_file() else None
         if path is None:
-            return cls(ConfigFile.model_construct(), workspace)
+            return cls(ConfigFile(), workspace)
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as e:
             raise ConfigError(f"{path}: invalid TOML: {e}") from None
         except (OSError, UnicodeDecodeError) as e:
             raise ConfigError(f"{path}: cannot read: {e}") from None
-        return cls(_validate(raw, str(path)), workspace, path.resolve())
+        return cls(_validate(ConfigFile, raw, str(path)), workspace, path.resolve())
 
 
-def _validate(raw: dict[str, Any], source: str) -> ConfigFile:
+_adapters: dict[Any, Any] = {}  # model -> pydantic.TypeAdapter, built once
+
+
+def _validate(model: type[S], raw: dict[str, Any], source: str, prefix: str = "") -> S:
+    import pydantic  # only when there is a table to check
+
+    adapter = _adapters.get(model)
+    if adapter is None:
+        adapter = _adapters[model] = pydantic.TypeAdapter(model)
     try:
-        return ConfigFile.model_validate(raw)
-    except ValidationError as e:
-        raise ConfigError(_describe(e, source)) from None
+        value: S = adapter.validate_python(raw)
+    except pydantic.ValidationError as e:
+        raise ConfigError(_describe(e, source, prefix)) from None
+    return value
 
 
-def _describe(error: ValidationError, source: str, prefix: str = "") -> str:
+def _describe(error: Any, source: str, prefix: str = "") -> str:
     errors = error.errors()
     first = errors[0]
     key = ".".join(filter(None, [prefix, *(str(p) for p in first["loc"])]))
-    if first["type"] == "extra_forbidden":
+    if first["type"] in ("extra_forbidden", "unexpected_keyword_argument"):
         what = "unknown key"
-    elif first["type"] == "missing":
+    elif first["type"] in ("missing", "missing_argument"):
         what = "required key is missing"
+    elif first["type"] == "value_error":  # a check in __post_init__: its own words
+        what = str(first["ctx"]["error"])
     else:
         what = f"{first['msg']} (got {first.get('input')!r})"
     more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""

@@ -62,7 +62,7 @@ class Policy:
         self._any_rules = any(self.rules.values())
         self._defaults = {
             level: PolicyDecision(effect, f"levels.{level} = {effect!r}")
-            for level, effect in settings.levels.model_dump().items()
+            for level, effect in vars(settings.levels).items()
         }
 
     def decide(self, tool: Tool, arguments: dict[str, Any]) -> PolicyDecision:

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
-
-from agenthost import InvalidArguments, Section, ToolContext, hookimpl, tool
+from agenthost import InvalidArguments, Param, Section, ToolContext, hookimpl, tool
 
 
 class HelloSettings(Section):
@@ -28,7 +26,7 @@ def hello(name: str, style: Literal["plain", "loud"] = "plain", ctx: ToolContext
 
 
 @tool(path_args=("path",), examples=[{"path": "README.md"}])
-def count_words(path: str, top: Annotated[int, Field(ge=1, le=50)] = 5, ctx: ToolContext = None) -> dict:  # type: ignore[assignment]
+def count_words(path: str, top: Annotated[int, Param(ge=1, le=50)] = 5, ctx: ToolContext = None) -> dict:  # type: ignore[assignment]
     """Count the words of a text file in the workspace and give the most common ones.
 
     :param path: the file, relative to the workspace

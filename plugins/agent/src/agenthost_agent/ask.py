@@ -4,16 +4,14 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import Field
-
-from agenthost import InvalidArguments, ToolContext, ToolFailure, tool
+from agenthost import InvalidArguments, Param, ToolContext, ToolFailure, tool
 
 MAX_OPTIONS = 20
 
 
 @tool(level="read", open_world=True, timeout_s=3600)
 async def ask_user(
-    question: Annotated[str, Field(min_length=1)],
+    question: Annotated[str, Param(min_length=1)],
     options: list[str] | None = None,
     multi_select: bool = False,
     ctx: ToolContext = None,  # type: ignore[assignment]

@@ -6,9 +6,7 @@ import hashlib
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
-
-from agenthost import InvalidArguments, Tool, tool
+from agenthost import InvalidArguments, Param, Tool, tool
 from agenthost_agent.memory import MAX_KEY_CHARS, MemoryStore, check_key
 
 MAX_CONTENT_CHARS = 100_000
@@ -29,7 +27,7 @@ def make_memory_tool(store: MemoryStore) -> Tool:
         content: str | None = None,
         query: str | None = None,
         tags: list[str] | None = None,
-        limit: Annotated[int, Field(ge=1, le=200)] | None = None,
+        limit: Annotated[int, Param(ge=1, le=200)] | None = None,
     ) -> dict[str, Any]:
         """Durable memory that outlives this conversation: facts, decisions, user
         preferences and lessons worth keeping for later sessions. Memories are

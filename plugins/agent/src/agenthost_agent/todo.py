@@ -2,25 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from agenthost import InvalidArguments, ToolContext, tool
+from agenthost import InvalidArguments, Param, ToolContext, tool
 
 STATE_KEY = "agent.todos"
 MAX_ITEMS = 100
 _MARK = {"completed": "[x]", "in_progress": "[~]", "pending": "[ ]"}
 
 
-class TodoItem(BaseModel):
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # validator built on first use, not at import
+@dataclass
+class TodoItem:
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}  # unknown keys are errors
 
-    content: Annotated[str, Field(min_length=1, max_length=2000, description="what to do, imperative")]
+    content: Annotated[str, Param(min_length=1, max_length=2000, description="what to do, imperative")]
     status: Literal["pending", "in_progress", "completed"]
     activeForm: Annotated[
         str | None,
-        Field(description="the same task as it is being done, e.g. 'Running the tests'"),
+        Param(description="the same task as it is being done, e.g. 'Running the tests'"),
     ] = None
 
 

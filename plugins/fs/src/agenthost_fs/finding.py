@@ -9,9 +9,7 @@ import re
 from collections import deque
 from typing import Annotated, Literal
 
-from pydantic import Field
-
-from agenthost import InvalidArguments, ToolContext, tool
+from agenthost import InvalidArguments, Param, ToolContext, tool
 from agenthost_fs.paths import human_size, must_exist
 from agenthost_fs.settings import settings
 from agenthost_fs.walk import glob_depth, glob_regex, literal_prefix, walk_files
@@ -77,8 +75,8 @@ def file_search(
     path: str = ".",
     pattern: str = "*",
     type: Literal["all", "file", "dir"] = "all",
-    max_depth: Annotated[int, Field(ge=-1)] = -1,
-    limit: Annotated[int, Field(ge=1, le=100)] = 20,
+    max_depth: Annotated[int, Param(ge=-1)] = -1,
+    limit: Annotated[int, Param(ge=1, le=100)] = 20,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Search for files and folders by name (wildcards `*` and `?`, case-insensitive),

@@ -15,9 +15,7 @@ import re
 import threading
 from typing import Annotated, Literal
 
-from pydantic import Field
-
-from agenthost import InvalidArguments, ToolContext, Unavailable, tool
+from agenthost import InvalidArguments, Param, ToolContext, Unavailable, tool
 from agenthost_fs.grep_python import is_binary, override_spec, python_search
 from agenthost_fs.grep_query import ALIASES, TYPES, Found, Query
 from agenthost_fs.grep_rg import RG_INSTALL, RegexSyntax, find_rg, rg_search
@@ -47,12 +45,12 @@ async def grep(
     type: str | None = None,
     output_mode: Literal["files_with_matches", "content", "count"] = "files_with_matches",
     case_insensitive: bool = False,
-    context: Annotated[int, Field(ge=0, le=100)] | None = None,
-    before_context: Annotated[int, Field(ge=0, le=100)] | None = None,
-    after_context: Annotated[int, Field(ge=0, le=100)] | None = None,
+    context: Annotated[int, Param(ge=0, le=100)] | None = None,
+    before_context: Annotated[int, Param(ge=0, le=100)] | None = None,
+    after_context: Annotated[int, Param(ge=0, le=100)] | None = None,
     multiline: bool = False,
-    head_limit: Annotated[int, Field(ge=0)] = 250,
-    offset: Annotated[int, Field(ge=0)] = 0,
+    head_limit: Annotated[int, Param(ge=0)] = 250,
+    offset: Annotated[int, Param(ge=0)] = 0,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Search file contents with a regular expression (ripgrep syntax); .gitignore'd and binary

@@ -11,9 +11,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated, Any
 
-from pydantic import Field
-
-from agenthost import Denied, InvalidArguments, ToolContext, ToolFailure, tool
+from agenthost import Denied, InvalidArguments, Param, ToolContext, ToolFailure, tool
 from agenthost.files import fsync_folder
 from agenthost_fs.paths import entry_path, guess_mime, human_size, must_exist
 from agenthost_fs.settings import settings
@@ -23,7 +21,7 @@ from agenthost_fs.settings import settings
 def list_dir(
     path: str = ".",
     recursive: bool = False,
-    max_depth: Annotated[int, Field(ge=1)] | None = None,
+    max_depth: Annotated[int, Param(ge=1)] | None = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """List a folder: `[DIR]  name` and `[FILE] name (size)` lines, sorted, with a count.

@@ -8,9 +8,16 @@ import re
 from pathlib import Path
 from typing import IO, Annotated, Any
 
-from pydantic import Field
-
-from agenthost import ImageBlock, InvalidArguments, TextBlock, ToolContext, ToolFailure, Unavailable, tool
+from agenthost import (
+    ImageBlock,
+    InvalidArguments,
+    Param,
+    TextBlock,
+    ToolContext,
+    ToolFailure,
+    Unavailable,
+    tool,
+)
 from agenthost_fs.paths import human_size, must_exist, sniff
 from agenthost_fs.settings import settings
 from agenthost_fs.textwindow import HEAD_BYTES, detect_encoding, text_window
@@ -21,8 +28,8 @@ IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 @tool(level="read", path_args=("path",))
 def read_file(
     path: str,
-    start_line: Annotated[int, Field(ge=1)] | None = None,
-    end_line: Annotated[int, Field(ge=1)] | None = None,
+    start_line: Annotated[int, Param(ge=1)] | None = None,
+    end_line: Annotated[int, Param(ge=1)] | None = None,
     pages: str | None = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> Any:

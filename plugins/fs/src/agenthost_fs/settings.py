@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field
-
-from agenthost import ToolContext
+from agenthost import Param, ToolContext
 from agenthost.config import Config, Section
 
 
 class FsSettings(Section):
-    max_lines: int = Field(2000, ge=1)  # read_file lines per call
-    max_line_chars: int = Field(2000, ge=10)  # longer lines are cut
-    glob_limit: int = Field(100, ge=1)  # glob results per call
+    max_lines: Annotated[int, Param(ge=1)] = 2000  # read_file lines per call
+    max_line_chars: Annotated[int, Param(ge=10)] = 2000  # longer lines are cut
+    glob_limit: Annotated[int, Param(ge=1)] = 100  # glob results per call
     grep_engine: Literal["auto", "rg", "python"] = "auto"  # auto: rg when on PATH
-    list_limit: int = Field(1000, ge=1)  # list_dir entries per call
+    list_limit: Annotated[int, Param(ge=1)] = 1000  # list_dir entries per call
 
 
 _cache: dict[int, tuple[Config, FsSettings]] = {}

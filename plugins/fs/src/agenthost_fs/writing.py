@@ -3,9 +3,10 @@ folder, mode kept), edits applied all or none."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from dataclasses import dataclass
+from typing import Annotated, Any, ClassVar
 
-from agenthost import InvalidArguments, NotFound, ToolContext, ToolFailure, tool
+from agenthost import InvalidArguments, NotFound, Param, ToolContext, ToolFailure, tool
 from agenthost.files import atomic_write
 from agenthost_fs.paths import human_size, must_exist
 from agenthost_fs.textwindow import HEAD_BYTES, detect_encoding
@@ -42,13 +43,14 @@ def write_file(path: str, content: str, ctx: ToolContext = None) -> str:  # type
     return f"Wrote {lines} lines ({human_size(len(data))}) to {ctx.relative(real)} ({what})"
 
 
-class EditItem(BaseModel):
+@dataclass
+class EditItem:
     """One replacement inside an edit call."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # validator built on first use, not at import
-    old_str: str = Field(description="exact text to find (must be unique unless replace_all)")
-    new_str: str = Field(description="text to put in its place")
-    replace_all: bool = Field(False, description="replace every occurrence")
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}  # unknown keys are errors
+    old_str: Annotated[str, Param(description="exact text to find (must be unique unless replace_all)")]
+    new_str: Annotated[str, Param(description="text to put in its place")]
+    replace_all: Annotated[bool, Param(description="replace every occurrence")] = False
 
 
 @tool(level="write", path_args=("path",), destructive=True)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from dataclasses import field
+from typing import Annotated
 
+from agenthost import Param
 from agenthost.config import Section
 
 # A tool's permission name -> the ceiling key in [plugins.js.permissions]
@@ -24,17 +26,17 @@ class JsPermissions(Section):
     file_delete: bool = False
     network: bool = False
     exec: bool = False
-    http_timeout: float = Field(default=30, gt=0)
-    exec_timeout: float = Field(default=30, gt=0)
-    allowed_domains: list[str] = Field(default_factory=list)
+    http_timeout: Annotated[float, Param(gt=0)] = 30
+    exec_timeout: Annotated[float, Param(gt=0)] = 30
+    allowed_domains: list[str] = field(default_factory=list)
 
 
 class JsSettings(Section):
     enabled: bool = True
     tools_dir: str = "tools"
-    max_memory: int = Field(default=10 * 1024 * 1024, ge=1024 * 1024)
-    timeout: float = Field(default=30, gt=0)
-    permissions: JsPermissions = Field(default_factory=JsPermissions)
+    max_memory: Annotated[int, Param(ge=1024 * 1024)] = 10 * 1024 * 1024
+    timeout: Annotated[float, Param(gt=0)] = 30
+    permissions: JsPermissions = field(default_factory=JsPermissions)
 
     def granted(self, declared: dict[str, bool]) -> set[str]:
         """The permissions a tool declaring ``declared`` actually gets."""

@@ -16,10 +16,10 @@ import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future
-from typing import Any, Literal
+from dataclasses import field
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
-
+from agenthost import Param
 from agenthost.config import Section
 from agenthost.errors import ToolFailure, Unavailable
 from agenthost.plugins import one_line
@@ -35,25 +35,25 @@ class ServerSettings(Section):
     stdio server, or ``url``/``headers`` for streamable HTTP."""
 
     command: str | None = None
-    args: list[str] = Field(default_factory=list)
-    env: dict[str, str] = Field(default_factory=dict)
+    args: list[str] = field(default_factory=list)
+    env: dict[str, str] = field(default_factory=dict)
     cwd: str | None = None
     url: str | None = None
-    headers: dict[str, str] = Field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
     enabled: bool = True
-    timeout_s: float | None = Field(None, gt=0)  # connect + list; default [plugins.mcp] connect_timeout_s
+    timeout_s: Annotated[float | None, Param(gt=0)] = (
+        None  # connect + list; default [plugins.mcp] connect_timeout_s
+    )
     level: Literal["read", "write", "execute", "network"] = "execute"
 
-    @model_validator(mode="after")
-    def _one_transport(self) -> ServerSettings:
+    def __post_init__(self) -> None:
         if (self.command is None) == (self.url is None):
             raise ValueError("give exactly one of command (stdio) or url (streamable HTTP)")
-        return self
 
 
 class McpSettings(Section):
-    connect_timeout_s: float = Field(20, gt=0)
-    servers: dict[str, ServerSettings] = Field(default_factory=dict)
+    connect_timeout_s: Annotated[float, Param(gt=0)] = 20
+    servers: dict[str, ServerSettings] = field(default_factory=dict)
 
 
 def tool_name(server: str, tool: str) -> str:

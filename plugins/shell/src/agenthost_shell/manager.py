@@ -35,7 +35,7 @@ class ProcessManager:
         host: Any = None,
         read_only: tuple[str, ...] = (),
     ) -> None:
-        self.settings = settings or ShellSettings.model_validate({})
+        self.settings = settings or ShellSettings()
         self.workspace = Path(workspace or Path.cwd()).resolve()
         self.read_only = read_only
         self._host = weakref.ref(host) if host is not None else None

@@ -10,9 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
-from pydantic import Field
-
-from agenthost import tool
+from agenthost import Param, tool
 from agenthost.context import ToolContext
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost.results import JsonBlock, TextBlock
@@ -124,7 +122,7 @@ def _format(outcome: Outcome) -> str:
 )
 async def bash(
     command: str,
-    timeout_ms: Annotated[int, Field(ge=1, le=MAX_TIMEOUT_MS)] = DEFAULT_TIMEOUT_MS,
+    timeout_ms: Annotated[int, Param(ge=1, le=MAX_TIMEOUT_MS)] = DEFAULT_TIMEOUT_MS,
     background: bool = False,
     working_dir: str | None = None,
     description: str | None = None,
@@ -169,7 +167,7 @@ async def bash(
 async def bash_output(
     process_id: str,
     block: bool = False,
-    timeout_ms: Annotated[int, Field(ge=0, le=MAX_TIMEOUT_MS)] | None = None,
+    timeout_ms: Annotated[int, Param(ge=0, le=MAX_TIMEOUT_MS)] | None = None,
     filter: str | None = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:

@@ -4,27 +4,27 @@ from __future__ import annotations
 
 import asyncio
 import shutil
-from typing import Annotated, Any
+from dataclasses import asdict, dataclass
+from typing import Annotated, Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from agenthost import NotFound, ToolContext, hookimpl, tool
+from agenthost import NotFound, Param, ToolContext, hookimpl, tool
 from agenthost.results import Block, JsonBlock, TextBlock
 from agenthost_system import capture, desktop, environment, reveal, sysinfo
 from agenthost_system.doctor import rows as doctor_rows
 from agenthost_system.settings import SystemSettings
 
-Coordinate = Annotated[list[int], Field(min_length=2, max_length=2)]
+Coordinate = Annotated[list[int], Param(min_length=2, max_length=2)]
 
 
-class Region(BaseModel):
+@dataclass
+class Region:
     """A rectangle in screen pixels, relative to the chosen monitor."""
 
-    model_config = ConfigDict(extra="forbid", defer_build=True)  # validator built on first use, not at import
-    x: int = Field(ge=0)
-    y: int = Field(ge=0)
-    width: int = Field(ge=1)
-    height: int = Field(ge=1)
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}  # unknown keys are errors
+    x: Annotated[int, Param(ge=0)]
+    y: Annotated[int, Param(ge=0)]
+    width: Annotated[int, Param(ge=1)]
+    height: Annotated[int, Param(ge=1)]
 
 
 def _settings(ctx: ToolContext) -> SystemSettings:
@@ -34,7 +34,7 @@ def _settings(ctx: ToolContext) -> SystemSettings:
 @tool(level="execute", read_only=True, path_args=("path",))
 def screenshot(
     path: str | None = None,
-    monitor: Annotated[int, Field(ge=0)] | None = None,
+    monitor: Annotated[int, Param(ge=0)] | None = None,
     region: Region | None = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> list[Block]:
@@ -48,7 +48,7 @@ def screenshot(
     :param monitor: 0 = every monitor together (default), 1, 2... = one monitor
     :param region: only this rectangle, in screen pixels relative to the monitor
     """
-    area = region.model_dump() if region is not None else None
+    area = asdict(region) if region is not None else None
     return list(capture.take_screenshot(ctx, _settings(ctx), path, monitor, area))
 
 
@@ -71,7 +71,7 @@ async def computer(
     start_coordinate: Coordinate | None = None,
     text: str | None = None,
     scroll_direction: desktop.ScrollDirection | None = None,
-    scroll_amount: Annotated[int, Field(ge=1, le=50)] = 3,
+    scroll_amount: Annotated[int, Param(ge=1, le=50)] = 3,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> list[Block]:
     """Control the desktop's mouse and keyboard (X11, through xdotool).

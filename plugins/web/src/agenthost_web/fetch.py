@@ -9,12 +9,11 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from pydantic import Field
-
 from agenthost import (
     ImageBlock,
     InvalidArguments,
     NotFound,
+    Param,
     TextBlock,
     ToolContext,
     ToolFailure,
@@ -99,10 +98,10 @@ def client_of(ctx: ToolContext, settings: WebSettings) -> GuardedClient:
 @tool(level="network", open_world=True, match=("url", "urls"))
 async def web_fetch(
     url: str | None = None,
-    urls: Annotated[list[str] | None, Field(min_length=1, max_length=MAX_URLS)] = None,
+    urls: Annotated[list[str] | None, Param(min_length=1, max_length=MAX_URLS)] = None,
     extractMode: Literal["text", "markdown", "raw"] = "text",
-    maxChars: Annotated[int, Field(ge=100, le=1_000_000)] = 50_000,
-    start_index: Annotated[int, Field(ge=0)] = 0,
+    maxChars: Annotated[int, Param(ge=100, le=1_000_000)] = 50_000,
+    start_index: Annotated[int, Param(ge=0)] = 0,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> Any:
     """Fetch a web page (or several) and return its readable content as text or markdown.

@@ -13,9 +13,7 @@ import os
 from typing import Annotated, Any
 from urllib.parse import urlsplit
 
-from pydantic import Field
-
-from agenthost import InvalidArguments, Tool, ToolFailure, Unavailable, tool
+from agenthost import InvalidArguments, Param, Tool, ToolFailure, Unavailable, tool
 from agenthost_web.settings import WebSettings
 
 MAX_COUNT = 20
@@ -185,7 +183,7 @@ def make_web_search(backend: Any) -> Tool:
     @tool(level="network", open_world=True, match=("query",))
     async def web_search(
         query: str,
-        count: Annotated[int, Field(ge=1, le=MAX_COUNT)] = 5,
+        count: Annotated[int, Param(ge=1, le=MAX_COUNT)] = 5,
         allowed_domains: list[str] | None = None,
         blocked_domains: list[str] | None = None,
     ) -> str:

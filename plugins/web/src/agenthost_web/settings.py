@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Annotated
 
+from agenthost import Param
 from agenthost.config import Section
 
 BRAVE_URL = "https://api.search.brave.com/res/v1/web/search"
@@ -16,13 +17,13 @@ class WebSettings(Section):
     (default: the first configured, Brave before SearXNG).
     """
 
-    max_bytes: int = Field(10_000_000, gt=0)  # body cap, after decompression
-    timeout_s: float = Field(30.0, gt=0)  # one fetch, redirects and body included
-    concurrency: int = Field(4, ge=1, le=16)  # urls fetched at once
+    max_bytes: Annotated[int, Param(gt=0)] = 10_000_000  # body cap, after decompression
+    timeout_s: Annotated[float, Param(gt=0)] = 30.0  # one fetch, redirects and body included
+    concurrency: Annotated[int, Param(ge=1, le=16)] = 4  # urls fetched at once
     user_agent: str = "Mozilla/5.0 (compatible; agenthost-web/0.1; +https://pypi.org/project/agenthost/)"
-    cache_ttl_s: float = Field(600.0, ge=0)  # pages kept per session for start_index paging
+    cache_ttl_s: Annotated[float, Param(ge=0)] = 600.0  # pages kept per session for start_index paging
     search_backend: str | None = None
-    search_timeout_s: float = Field(15.0, gt=0)
+    search_timeout_s: Annotated[float, Param(gt=0)] = 15.0
     brave_api_key: str | None = None  # else BRAVE_API_KEY
     brave_url: str = BRAVE_URL
     searxng_url: str | None = None  # e.g. http://localhost:8888 (JSON format enabled)

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field
-
-from agenthost import ToolContext, tool
+from agenthost import Param, ToolContext, tool
 from agenthost.errors import InvalidArguments
 from agenthost_browser.failures import describe_error
 from agenthost_browser.tools.common import act_on, locate, moved, one_target, page_of, reply, settle
@@ -54,7 +52,7 @@ async def browser_type(
     text: str,
     selector: str | None = None,
     ref: str | None = None,
-    delay: Annotated[int | None, Field(ge=0, le=1000)] = None,
+    delay: Annotated[int | None, Param(ge=0, le=1000)] = None,
     submit: bool = False,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
@@ -150,7 +148,7 @@ async def browser_press_key(key: str, modifiers: list[str] | None = None, ctx: T
 @tool(level="network", open_world=True)
 async def browser_scroll(
     direction: Literal["up", "down", "to_top", "to_bottom"],
-    amount: Annotated[int, Field(ge=1, le=100000)] = 500,
+    amount: Annotated[int, Param(ge=1, le=100000)] = 500,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Scroll the page up or down by some pixels, or to its top or bottom.

@@ -7,9 +7,7 @@ import base64
 import json
 from typing import Annotated, Any
 
-from pydantic import Field
-
-from agenthost import ImageBlock, TextBlock, ToolContext, tool
+from agenthost import ImageBlock, Param, TextBlock, ToolContext, tool
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_browser.failures import describe_error
 from agenthost_browser.page_text import SIMPLIFIED_DOM, aria_snapshot, cap_text
@@ -19,7 +17,7 @@ from agenthost_browser.tools.common import page_label, page_of, reply, session_o
 @tool(level="network", read_only=True, open_world=True)
 async def browser_snapshot(
     selector: str | None = None,
-    max_depth: Annotated[int | None, Field(ge=1, le=100)] = None,
+    max_depth: Annotated[int | None, Param(ge=1, le=100)] = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """The page's accessibility tree (roles, names, states), each element with [ref=eN].
@@ -46,7 +44,7 @@ async def browser_snapshot(
 @tool(level="network", read_only=True, open_world=True)
 async def browser_get_dom(
     selector: str | None = None,
-    max_depth: Annotated[int, Field(ge=1, le=50)] = 5,
+    max_depth: Annotated[int, Param(ge=1, le=50)] = 5,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """A simplified DOM (tags, ids, classes, key attributes, own text), one element a line.
@@ -192,7 +190,7 @@ async def browser_wait_for(
     selector: str | None = None,
     condition: str | None = None,
     text: str | None = None,
-    timeout: Annotated[int, Field(ge=0, le=120000)] = 10000,
+    timeout: Annotated[int, Param(ge=0, le=120000)] = 10000,
     ctx: ToolContext = None,  # type: ignore[assignment]
 ) -> str:
     """Wait until an element is visible, a text appears, or a JavaScript condition is true.

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
-
-from agenthost import ToolContext, tool
+from agenthost import Param, ToolContext, tool
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_browser.failures import describe_error
 from agenthost_browser.session import BrowserSession
@@ -16,11 +15,12 @@ if TYPE_CHECKING:
     from playwright.async_api import Page
 
 
-class Viewport(BaseModel):
-    model_config = ConfigDict(defer_build=True)  # validator built on first use, not at import
+@dataclass
+class Viewport:
+    __pydantic_config__: ClassVar[dict[str, Any]] = {"extra": "forbid"}  # unknown keys are errors
 
-    width: Annotated[int, Field(ge=200, le=7680, description="CSS pixels")]
-    height: Annotated[int, Field(ge=200, le=4320, description="CSS pixels")]
+    width: Annotated[int, Param(ge=200, le=7680, description="CSS pixels")]
+    height: Annotated[int, Param(ge=200, le=4320, description="CSS pixels")]
 
 
 @tool(level="network", open_world=True)
