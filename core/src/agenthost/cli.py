@@ -8,7 +8,6 @@ unknown tools.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import signal
@@ -281,6 +280,7 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def run_until_signal(coro: Any) -> Any:
     """Run ``coro``; SIGTERM and SIGINT cancel it, so sessions close and
     every process a tool started is reaped before the command exits."""
+    import asyncio  # here: `agenthost tools` never needs it
 
     async def guarded() -> Any:
         task = asyncio.current_task()

@@ -3,7 +3,6 @@ state, the front end that can ask the person)."""
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import logging
 import os
@@ -15,7 +14,6 @@ from typing import Any, TypeVar
 from agenthost.audit import AuditLog
 from agenthost.config import CONFIG_NAME, Config
 from agenthost.errors import ConfigError, Unavailable
-from agenthost.executor import execute
 from agenthost.plugins import PluginInfo, Plugins, split_names
 from agenthost.policy import Policy
 from agenthost.registry import Registry
@@ -67,6 +65,8 @@ class Session:
     ) -> ToolResult:
         if self.closed:
             return ToolResult.failure("unavailable", "this session has ended; open a new one")
+        from agenthost.executor import execute  # imports asyncio: only once something runs
+
         return await execute(self.host, self, name, arguments, timeout)
 
     def state(self, key: str, factory: Callable[[], T]) -> T:
@@ -242,6 +242,8 @@ class Host:
             return
         self.closed = True
         sessions = list(self._sessions)
+        import asyncio  # here, not at the top: listing tools never needs the event loop
+
         await asyncio.gather(*(s.aclose() for s in sessions), return_exceptions=True)
         await self.plugins.broadcast("agenthost_host_shutdown", host=self)
         if self.audit is not None:
