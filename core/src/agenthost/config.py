@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tomllib
 from dataclasses import field
 from pathlib import Path
 from typing import Annotated, Any, ClassVar, Literal, TypeVar, dataclass_transform
@@ -144,6 +143,8 @@ class Config:
             path = candidate if candidate.is_file() else None
         if path is None:
             return cls(ConfigFile(), workspace)
+        import tomllib  # only when there is a file to read
+
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except tomllib.TOMLDecodeError as e:

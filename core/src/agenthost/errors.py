@@ -6,7 +6,10 @@ a `tool_error` whose message is the exception's one-line text.
 
 from __future__ import annotations
 
-from agenthost.results import ErrorType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # results are not needed to raise a failure
+    from agenthost.results import ErrorType
 
 
 class ToolFailure(Exception):

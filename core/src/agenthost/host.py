@@ -6,10 +6,9 @@ from __future__ import annotations
 import inspect
 import logging
 import os
-import uuid
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agenthost.audit import AuditLog
 from agenthost.config import CONFIG_NAME, Config
@@ -17,9 +16,11 @@ from agenthost.errors import ConfigError, Unavailable
 from agenthost.plugins import PluginInfo, Plugins, split_names
 from agenthost.policy import Policy
 from agenthost.registry import Registry
-from agenthost.results import ToolResult
 from agenthost.tool import Tool
 from agenthost.workspace import Workspace
+
+if TYPE_CHECKING:
+    from agenthost.results import ToolResult
 
 log = logging.getLogger("agenthost")
 T = TypeVar("T")
@@ -42,7 +43,7 @@ class Session:
 
     def __init__(self, host: Host, id: str | None = None, frontend: Frontend | None = None) -> None:
         self.host = host
-        self.id = id or uuid.uuid4().hex[:12]
+        self.id = id or os.urandom(6).hex()  # not uuid: it imports platform, costly at start-up
         self.frontend = frontend or Frontend()
         self._state: dict[str, Any] = {}
         self.closed = False
@@ -63,9 +64,11 @@ class Session:
     async def call(
         self, name: str, arguments: dict[str, Any] | None = None, timeout: float | None = None
     ) -> ToolResult:
+        from agenthost.executor import execute  # imports asyncio: only once something runs
+        from agenthost.results import ToolResult
+
         if self.closed:
             return ToolResult.failure("unavailable", "this session has ended; open a new one")
-        from agenthost.executor import execute  # imports asyncio: only once something runs
 
         return await execute(self.host, self, name, arguments, timeout)
 
