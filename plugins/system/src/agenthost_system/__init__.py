@@ -1,19 +1,36 @@
-"""Desktop tools for agenthost: screenshot, open_in_folder, computer control, system_info."""
+"""Desktop tools for agenthost: screenshot, open_in_folder, computer control, system_info.
+
+This module only declares the tools: each imports its implementation (capture,
+desktop, reveal, sysinfo) on its first call, so listing tools does not pay for
+them. Return annotations say ``list[Any]`` rather than ``list[Block]`` because
+the schema builder resolves every annotation, and ``Block`` would load the
+result classes at listing.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import shutil
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any, ClassVar
+from typing import Annotated, Any, ClassVar, Literal
 
 from agenthost import NotFound, Param, ToolContext, hookimpl, tool
-from agenthost.results import Block, JsonBlock, TextBlock
-from agenthost_system import capture, desktop, environment, reveal, sysinfo
-from agenthost_system.doctor import rows as doctor_rows
+from agenthost_system import environment
 from agenthost_system.settings import SystemSettings
 
 Coordinate = Annotated[list[int], Param(min_length=2, max_length=2)]
+Action = Literal[
+    "mouse_move",
+    "left_click",
+    "right_click",
+    "double_click",
+    "drag",
+    "type",
+    "key",
+    "scroll",
+    "cursor_position",
+    "screenshot",
+]
+ScrollDirection = Literal["up", "down", "left", "right"]
 
 
 @dataclass
@@ -37,7 +54,7 @@ def screenshot(
     monitor: Annotated[int, Param(ge=0)] | None = None,
     region: Region | None = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
-) -> list[Block]:
+) -> list[Any]:
     """Capture the desktop (whole screen, one monitor, or a region) as a PNG.
 
     The full-resolution PNG is saved in the workspace; the image returned is
@@ -48,6 +65,8 @@ def screenshot(
     :param monitor: 0 = every monitor together (default), 1, 2... = one monitor
     :param region: only this rectangle, in screen pixels relative to the monitor
     """
+    from agenthost_system import capture
+
     area = asdict(region) if region is not None else None
     return list(capture.take_screenshot(ctx, _settings(ctx), path, monitor, area))
 
@@ -61,19 +80,21 @@ async def open_in_folder(path: str, ctx: ToolContext = None) -> str:  # type: ig
     target = ctx.resolve_path(path)
     if not target.exists():
         raise NotFound(f"{path} does not exist; check the path with a file listing")
+    from agenthost_system import reveal
+
     return await reveal.reveal(target, ctx.relative(target) or ".", _settings(ctx))
 
 
 @tool(level="execute", destructive=True, open_world=True)
 async def computer(
-    action: desktop.Action,
+    action: Action,
     coordinate: Coordinate | None = None,
     start_coordinate: Coordinate | None = None,
     text: str | None = None,
-    scroll_direction: desktop.ScrollDirection | None = None,
+    scroll_direction: ScrollDirection | None = None,
     scroll_amount: Annotated[int, Param(ge=1, le=50)] = 3,
     ctx: ToolContext = None,  # type: ignore[assignment]
-) -> list[Block]:
+) -> list[Any]:
     """Control the desktop's mouse and keyboard (X11, through xdotool).
 
     Coordinates are pixels of this session's last screenshot (take one first
@@ -87,14 +108,21 @@ async def computer(
     :param scroll_direction: up, down, left or right
     :param scroll_amount: scroll wheel clicks
     """
+    from agenthost_system import desktop
+
     return await desktop.perform(
         ctx, _settings(ctx), action, coordinate, start_coordinate, text, scroll_direction, scroll_amount
     )
 
 
 @tool(level="read")
-async def system_info(ctx: ToolContext = None) -> list[Block]:  # type: ignore[assignment]
+async def system_info(ctx: ToolContext = None) -> list[Any]:  # type: ignore[assignment]
     """Report the OS, CPU, memory, disks and the busiest processes of this machine."""
+    import asyncio
+
+    from agenthost.results import JsonBlock, TextBlock
+    from agenthost_system import sysinfo
+
     info = await asyncio.to_thread(sysinfo.collect, _settings(ctx))
     return [TextBlock(sysinfo.summary(info)), JsonBlock(info)]
 
@@ -110,4 +138,6 @@ def agenthost_register_tools(register: Any, config: Any) -> None:
 
 @hookimpl
 def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
-    return doctor_rows(config.section("system", SystemSettings))
+    from agenthost_system.doctor import rows
+
+    return rows(config.section("system", SystemSettings))

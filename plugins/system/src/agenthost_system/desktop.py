@@ -9,7 +9,7 @@ import contextlib
 import os
 import re
 import shutil
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING
 
 from agenthost.errors import InvalidArguments, ToolFailure, Unavailable
 from agenthost.results import Block, JsonBlock, TextBlock
@@ -18,20 +18,6 @@ from agenthost_system.settings import SystemSettings
 
 if TYPE_CHECKING:
     from agenthost.context import ToolContext
-
-Action = Literal[
-    "mouse_move",
-    "left_click",
-    "right_click",
-    "double_click",
-    "drag",
-    "type",
-    "key",
-    "scroll",
-    "cursor_position",
-    "screenshot",
-]
-ScrollDirection = Literal["up", "down", "left", "right"]
 
 SCROLL_BUTTONS = {"up": "4", "down": "5", "left": "6", "right": "7"}
 CLICK_BUTTONS = {"left_click": "1", "right_click": "3", "double_click": "1"}
