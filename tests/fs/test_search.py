@@ -8,7 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from agenthost_fs.grep import Query, python_search, rg_search
+from agenthost_fs.grep_python import python_search
+from agenthost_fs.grep_query import Query
+from agenthost_fs.grep_rg import rg_search
 
 from .conftest import write
 

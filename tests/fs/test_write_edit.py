@@ -38,7 +38,7 @@ def test_crash_mid_write_leaves_old_or_new(tmp_path: Path) -> None:
     old, new = "A" * 2_000_000, "B" * 2_000_000
     target.write_text(old)
     script = (
-        "import sys; from pathlib import Path; from agenthost_fs.writing import atomic_write\n"
+        "import sys; from pathlib import Path; from agenthost.files import atomic_write\n"
         f"p = Path({str(target)!r})\n"
         "while True:\n"
         f"    atomic_write(p, b'B' * {len(new)}); atomic_write(p, b'A' * {len(old)})\n"

@@ -2,6 +2,10 @@
 
 Every path goes through ``ctx.resolve_path`` (``write=True`` for writes), so
 symlinks, ``..`` and absolute paths cannot leave the workspace.
+
+Listing tools imports only the modules that declare them (and the settings);
+engines, walkers and helpers are imported inside the functions that use them,
+so the first call pays for them once.
 """
 
 from __future__ import annotations
@@ -10,7 +14,7 @@ from typing import Any
 
 from agenthost import hookimpl
 from agenthost_fs.finding import file_search, glob
-from agenthost_fs.grep import RG_INSTALL, find_rg, grep
+from agenthost_fs.grep import grep
 from agenthost_fs.managing import file_copy, file_delete, file_move, file_stat, list_dir
 from agenthost_fs.reading import read_file
 from agenthost_fs.settings import FsSettings
@@ -42,6 +46,8 @@ def agenthost_register_tools(register: Any, config: Any) -> None:
 
 @hookimpl
 def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
+    from agenthost_fs.grep_rg import RG_INSTALL, find_rg  # here: listing tools must not import the engine
+
     rg = find_rg()
     engine = config.section("fs", FsSettings).grep_engine
     if rg:

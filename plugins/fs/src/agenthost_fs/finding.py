@@ -1,5 +1,6 @@
 """glob (path patterns, .gitignore honoured, newest first) and file_search
-(seed 003's name search)."""
+(seed 003's name search). The walker and path helpers are imported on the
+first call: listing tools must not pay for them."""
 
 from __future__ import annotations
 
@@ -10,9 +11,7 @@ from collections import deque
 from typing import Annotated, Literal
 
 from agenthost import InvalidArguments, Param, ToolContext, tool
-from agenthost_fs.paths import human_size, must_exist
 from agenthost_fs.settings import settings
-from agenthost_fs.walk import glob_depth, glob_regex, literal_prefix, walk_files
 
 
 @tool(level="read", path_args=("path",))
@@ -25,6 +24,9 @@ def glob(pattern: str, path: str | None = None, ctx: ToolContext = None) -> str:
     :param pattern: a glob relative to path (or to the workspace)
     :param path: the folder to search in (default: the workspace root)
     """
+    from agenthost_fs.paths import must_exist
+    from agenthost_fs.walk import glob_depth, glob_regex, literal_prefix, walk_files
+
     if not pattern.strip():
         raise InvalidArguments("pattern is empty; try '**/*' for every file")
     if "\0" in pattern:
@@ -90,6 +92,8 @@ def file_search(
     :param max_depth: how many folder levels below path to descend (-1: no limit, 0: only path itself)
     :param limit: most results to return (1-100)
     """
+    from agenthost_fs.paths import human_size, must_exist
+
     base = ctx.resolve_path(path)
     must_exist(ctx, path, base, "folder")
     if not base.is_dir():

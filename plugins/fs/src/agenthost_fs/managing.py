@@ -1,4 +1,7 @@
-"""list_dir, file_stat, file_delete, file_move, file_copy."""
+"""list_dir, file_stat, file_delete, file_move, file_copy.
+
+The path helpers are imported inside the tools: listing tools must not pay for them.
+"""
 
 from __future__ import annotations
 
@@ -12,8 +15,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from agenthost import Denied, InvalidArguments, Param, ToolContext, ToolFailure, tool
-from agenthost.files import fsync_folder
-from agenthost_fs.paths import entry_path, guess_mime, human_size, must_exist
 from agenthost_fs.settings import settings
 
 
@@ -30,6 +31,8 @@ def list_dir(
     :param recursive: list sub-folders too (paths shown relative to the folder)
     :param max_depth: how many levels deep to go when recursive (default: no limit)
     """
+    from agenthost_fs.paths import human_size, must_exist
+
     real = ctx.resolve_path(path)
     must_exist(ctx, path, real, "folder")
     if not real.is_dir():
@@ -86,6 +89,8 @@ def file_stat(path: str, ctx: ToolContext = None) -> dict[str, Any]:  # type: ig
 
     :param path: the file or folder
     """
+    from agenthost_fs.paths import entry_path, guess_mime, human_size, must_exist
+
     entry = entry_path(ctx, path)
     must_exist(ctx, path, entry)
     info = os.lstat(entry)
@@ -129,6 +134,9 @@ def file_delete(path: str, recursive: bool = False, ctx: ToolContext = None) -> 
     :param path: the file or folder to delete
     :param recursive: delete a folder with everything in it
     """
+    from agenthost.files import fsync_folder
+    from agenthost_fs.paths import entry_path, must_exist
+
     entry = entry_path(ctx, path, write=True)
     if entry == ctx.workspace:
         raise Denied("the workspace root cannot be deleted; delete the files inside it instead")
@@ -161,6 +169,8 @@ def file_delete(path: str, recursive: bool = False, ctx: ToolContext = None) -> 
 def _prepare_destination(
     ctx: ToolContext, source: Path, destination: str, overwrite: bool, verb: str
 ) -> Path:
+    from agenthost_fs.paths import entry_path
+
     target = entry_path(ctx, destination, write=True)
     if target == ctx.workspace:
         raise Denied(f"cannot {verb} onto the workspace root; give a path inside it")
@@ -204,6 +214,9 @@ def file_move(
     :param destination: its new path (the full new name, not just a folder to put it in)
     :param overwrite: replace an existing destination
     """
+    from agenthost.files import fsync_folder
+    from agenthost_fs.paths import entry_path, must_exist
+
     src = entry_path(ctx, source, write=True)
     if src == ctx.workspace:
         raise Denied("the workspace root cannot be moved")
@@ -244,6 +257,8 @@ def file_copy(
     :param destination: the path of the copy
     :param overwrite: replace an existing destination
     """
+    from agenthost_fs.paths import entry_path, human_size, must_exist
+
     src = entry_path(ctx, source)
     must_exist(ctx, source, src)
     try:

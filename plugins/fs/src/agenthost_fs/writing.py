@@ -1,5 +1,6 @@
 """write_file and edit: atomic writes (temp file, fsync, rename in the same
-folder, mode kept), edits applied all or none."""
+folder, mode kept), edits applied all or none. The file helpers are imported
+inside the tools: listing tools must not pay for them."""
 
 from __future__ import annotations
 
@@ -7,9 +8,6 @@ from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar
 
 from agenthost import InvalidArguments, NotFound, Param, ToolContext, ToolFailure, tool
-from agenthost.files import atomic_write
-from agenthost_fs.paths import human_size, must_exist
-from agenthost_fs.textwindow import HEAD_BYTES, detect_encoding
 
 SNIPPET_CONTEXT = 4
 MAX_SIMILAR_WINDOWS = 50_000
@@ -29,6 +27,9 @@ def write_file(path: str, content: str, ctx: ToolContext = None) -> str:  # type
     :param path: the file, relative to the workspace (or absolute inside it)
     :param content: the full new content (UTF-8)
     """
+    from agenthost.files import atomic_write
+    from agenthost_fs.paths import human_size
+
     real = ctx.resolve_path(path, write=True)
     if real.is_dir():
         raise InvalidArguments(f"{path!r} is a folder; give a file path")
@@ -74,6 +75,10 @@ def edit(
     :param replace_all: replace every occurrence of old_str
     :param edits: several {old_str, new_str, replace_all} replacements applied in order, all or none
     """
+    from agenthost.files import atomic_write
+    from agenthost_fs.paths import must_exist
+    from agenthost_fs.textwindow import HEAD_BYTES, detect_encoding
+
     ops: list[tuple[str, str, bool]] = []
     if old_str is not None or new_str is not None:
         if old_str is None or new_str is None:
