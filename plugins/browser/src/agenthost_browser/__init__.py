@@ -7,16 +7,31 @@ it. Config lives in ``[plugins.browser]`` (``BrowserSettings``).
 
 from __future__ import annotations
 
+import functools
 import importlib.util
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenthost import hookimpl
-from agenthost_browser.discovery import BrowserNotFound, find_browser
-from agenthost_browser.manager import BrowserPool
 from agenthost_browser.settings import BrowserSettings
 from agenthost_browser.tools import ALL_TOOLS, attach_pool, detach_pool, pool_of
 
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+
+    from agenthost.net import NetGuard
+    from agenthost_browser.manager import BrowserPool
+
 __all__ = ["ALL_TOOLS", "BrowserSettings", "pool_of"]
+
+
+def _new_pool(
+    settings: BrowserSettings, resolve_path: Callable[..., Path], guard: NetGuard | None
+) -> BrowserPool:
+    # imported when a tool first needs the pool: listing tools must not pay for it
+    from agenthost_browser.manager import BrowserPool
+
+    return BrowserPool(settings, resolve_path, guard)
 
 
 @hookimpl
@@ -27,7 +42,8 @@ def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
         from agenthost.net import NetGuard  # deferred: listing tools must not pay for it
 
         guard = NetGuard.from_config(config)
-    attach_pool(host, BrowserPool(settings, host.workspace.resolve, guard))
+    # the pool is made on first use; the maker holds no reference to the host
+    attach_pool(host, functools.partial(_new_pool, settings, host.workspace.resolve, guard))
     for browser_tool in ALL_TOOLS:
         register(browser_tool)
 
@@ -52,6 +68,8 @@ def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
             "fix": "" if playwright_ok else 'pip install "agenthost[browser]"',
         }
     )
+    from agenthost_browser.discovery import BrowserNotFound, find_browser
+
     try:
         binary = find_browser(settings)
         rows.append({"name": "browser: chromium", "ok": True, "detail": binary.describe(), "fix": ""})

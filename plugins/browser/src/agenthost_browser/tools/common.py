@@ -10,34 +10,49 @@ from typing import TYPE_CHECKING, Any, Literal
 from agenthost import ToolContext
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_browser.failures import describe_error
-from agenthost_browser.manager import BrowserPool
-from agenthost_browser.session import BrowserSession
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from playwright.async_api import Locator, Page
 
+    from agenthost_browser.manager import BrowserPool
+    from agenthost_browser.session import BrowserSession
+
+# A host's pool is made on first use from the function registration left, so
+# listing tools never imports the browser machinery.
+_makers: weakref.WeakKeyDictionary[Any, Callable[[], BrowserPool]] = weakref.WeakKeyDictionary()
 _pools: weakref.WeakKeyDictionary[Any, BrowserPool] = weakref.WeakKeyDictionary()
 _REF = re.compile(r"^\[?(?:ref=)?([a-z]*\d+(?:e\d+)?)\]?$")
 
 
-def attach_pool(host: Any, pool: BrowserPool) -> None:
-    _pools[host] = pool
+def attach_pool(host: Any, make: Callable[[], BrowserPool]) -> None:
+    """Give ``host`` a pool, made by ``make`` when a tool (or ``pool_of``) first needs it."""
+    _pools.pop(host, None)
+    _makers[host] = make
 
 
 def detach_pool(host: Any) -> BrowserPool | None:
+    """Take the host's pool away: the pool if it was ever made, else None."""
+    _makers.pop(host, None)
     return _pools.pop(host, None)
 
 
 def pool_of(host: Any) -> BrowserPool | None:
-    return _pools.get(host)
+    pool = _pools.get(host)
+    if pool is None and (make := _makers.pop(host, None)) is not None:
+        pool = _pools[host] = make()
+    return pool
 
 
 def session_of(ctx: ToolContext) -> BrowserSession:
-    pool = _pools.get(ctx.host)
+    pool = pool_of(ctx.host)
     if pool is None:
         raise ToolFailure(
             "the browser plugin is not set up on this host (it was shut down); start a new host"
         )
+    from agenthost_browser.session import BrowserSession
+
     return ctx.state("browser", lambda: BrowserSession(pool))
 
 

@@ -1,16 +1,18 @@
-"""Reading the page: snapshot, simplified DOM, state, screenshot, JavaScript, waiting."""
+"""Reading the page: snapshot, simplified DOM, state, screenshot, JavaScript, waiting.
+
+What only a call needs (asyncio, ``page_text``, the result blocks) is imported
+in the tool that uses it: listing tools must not pay for it.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import json
 from typing import Annotated, Any
 
-from agenthost import ImageBlock, Param, TextBlock, ToolContext, tool
+from agenthost import Param, ToolContext, tool
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_browser.failures import describe_error
-from agenthost_browser.page_text import SIMPLIFIED_DOM, aria_snapshot, cap_text
 from agenthost_browser.tools.common import page_label, page_of, reply, session_of
 
 
@@ -29,6 +31,10 @@ async def browser_snapshot(
     :param selector: only the part of the page under this CSS selector
     :param max_depth: how many levels of the tree to show
     """
+    import asyncio
+
+    from agenthost_browser.page_text import aria_snapshot, cap_text
+
     session, page = await page_of(ctx)
     try:
         tree, where = await asyncio.gather(aria_snapshot(page, selector, max_depth), page_label(page))
@@ -52,6 +58,8 @@ async def browser_get_dom(
     :param selector: start at this element (default: body)
     :param max_depth: levels below the start to show
     """
+    from agenthost_browser.page_text import SIMPLIFIED_DOM, cap_text
+
     session, page = await page_of(ctx)
     try:
         dom = await page.evaluate(SIMPLIFIED_DOM, {"sel": selector, "maxDepth": max_depth})
@@ -144,6 +152,8 @@ async def browser_screenshot(
     if len(data) > limit and not selector:
         data = await page.screenshot(full_page=full_page, type="jpeg", quality=60)
         mime = "image/jpeg"
+    from agenthost.results import ImageBlock, TextBlock
+
     notes = session.take_notes()
     caption = f"screenshot of {await page_label(page)} ({width}x{height})"
     blocks: list[Any] = [TextBlock("\n".join([*(f"Note: {n}" for n in notes), caption]))]
@@ -180,6 +190,8 @@ async def browser_evaluate(script: str, ctx: ToolContext = None) -> str:  # type
         if first.startswith("Page.evaluate: "):
             raise ToolFailure(f"the script threw: {first.removeprefix('Page.evaluate: ')}") from None
         raise describe_error(e) from None
+    from agenthost_browser.page_text import cap_text
+
     rendered = "undefined" if value is None else json.dumps(value, ensure_ascii=False, indent=1, default=str)
     limit = session.pool.settings.max_evaluate_chars
     return reply(session, cap_text(rendered, limit, "max_evaluate_chars", "return less (a slice or a count)"))

@@ -8,11 +8,12 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 from agenthost import Param, ToolContext, tool
 from agenthost.errors import InvalidArguments, NotFound, ToolFailure
 from agenthost_browser.failures import describe_error
-from agenthost_browser.session import BrowserSession
 from agenthost_browser.tools.common import page_label, reply, session_of
 
 if TYPE_CHECKING:
     from playwright.async_api import Page
+
+    from agenthost_browser.session import BrowserSession
 
 
 @dataclass
