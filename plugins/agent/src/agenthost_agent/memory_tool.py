@@ -1,26 +1,56 @@
-"""The ``memory`` tool over a ``MemoryStore``."""
+"""The ``memory`` tool over a ``MemoryStore``.
+
+The store (and SQLite, asyncio, the query code) is imported on the first
+call: listing tools must not pay for it.
+"""
 
 from __future__ import annotations
 
-import hashlib
 import re
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from agenthost import InvalidArguments, Param, Tool, tool
-from agenthost_agent.memory import MAX_KEY_CHARS, MemoryStore, check_key
+
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    from agenthost_agent.memory import MemoryStore
 
 MAX_CONTENT_CHARS = 100_000
 DEFAULT_LIMITS = {"search": 10, "list": 50}
 
 
+class StoreSlot:
+    """One host's ``MemoryStore``, made on the first call that needs it."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.store: MemoryStore | None = None
+
+    def get(self) -> MemoryStore:
+        if self.store is None:
+            from agenthost_agent.memory import MemoryStore
+
+            self.store = MemoryStore(self.path)
+        return self.store
+
+    def close(self) -> None:
+        if self.store is not None:
+            self.store.close()
+
+
 def auto_key(content: str) -> str:
     """A readable key from the content's first words, plus a short hash."""
+    import hashlib
+
+    from agenthost_agent.memory_query import MAX_KEY_CHARS
+
     words = re.findall(r"\w+", content.lower())[:6]
     digest = hashlib.sha1(content.encode()).hexdigest()[:6]
     return ("-".join(words)[: MAX_KEY_CHARS - 8] + "-" + digest).lstrip("-")
 
 
-def make_memory_tool(store: MemoryStore) -> Tool:
+def make_memory_tool(slot: StoreSlot) -> Tool:
     async def memory(
         action: Literal["write", "read", "search", "list", "delete"],
         key: str | None = None,
@@ -46,6 +76,9 @@ def make_memory_tool(store: MemoryStore) -> Tool:
             only memories carrying all these tags.
         :param limit: how many results at most (search: 10, list: 50 by default).
         """
+        from agenthost_agent.memory_query import check_key
+
+        store = slot.get()
         if action == "write":
             if content is None or not content.strip():
                 raise InvalidArguments("memory action=write needs content (the text to remember)")

@@ -1,71 +1,23 @@
 """Agent Skills: folders holding a ``SKILL.md`` (YAML front matter with
 ``name`` and ``description``, then the instructions) and any files the
 instructions use. The ``skill`` tool's description lists them; calling it
-returns one skill's instructions and files."""
+returns one skill's instructions and files.
+
+Reading them (skill_files.py, and YAML) is imported only when a skills folder
+exists: listing tools must not pay for it otherwise."""
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from agenthost import NotFound, Tool, ToolContext, tool
 
-SKILL_FILE = "SKILL.md"
-MAX_FILES = 200
+if TYPE_CHECKING:
+    from agenthost_agent.skill_files import Skill
+
 MAX_SUMMARY_CHARS = 300
-
-
-@dataclass(frozen=True)
-class Skill:
-    name: str
-    description: str
-    folder: Path
-    instructions: str
-
-    def files(self) -> list[Path]:
-        """The files the skill ships besides ``SKILL.md`` (hidden ones left out)."""
-        found: list[Path] = []
-        for root, dirs, names in os.walk(self.folder):
-            dirs[:] = sorted(d for d in dirs if not d.startswith(".") and d != "__pycache__")
-            for name in sorted(names):
-                path = Path(root) / name
-                if name.startswith(".") or path == self.folder / SKILL_FILE:
-                    continue
-                found.append(path)
-                if len(found) >= MAX_FILES:
-                    return found
-        return found
-
-
-def parse_skill(path: Path) -> Skill:
-    """Read one ``SKILL.md``; raises ``ValueError`` saying what is wrong."""
-    import yaml  # only when there are skills to read
-
-    text = path.read_text(encoding="utf-8-sig")
-    lines = text.splitlines(keepends=True)
-    if not lines or lines[0].strip() != "---":
-        raise ValueError("does not start with YAML front matter (a line '---')")
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() == "---"), None)
-    if end is None:
-        raise ValueError("front matter is not closed by a line '---'")
-    try:
-        meta = yaml.safe_load("".join(lines[1:end])) or {}
-    except yaml.YAMLError as e:
-        raise ValueError(f"front matter is not valid YAML: {str(e).splitlines()[0]}") from None
-    if not isinstance(meta, dict):
-        raise ValueError("front matter must be a mapping with name and description")
-    name, description = meta.get("name"), meta.get("description")
-    if not isinstance(name, str) or not name.strip():
-        raise ValueError("front matter has no name")
-    if not isinstance(description, str) or not description.strip():
-        raise ValueError("front matter has no description")
-    name = name.strip()
-    if len(name) > 64 or any(c.isspace() for c in name):
-        raise ValueError(f"name {name!r} must be at most 64 characters without spaces")
-    return Skill(name, " ".join(description.split()), path.parent, "".join(lines[end + 1 :]).strip())
 
 
 def skill_folders(dirs: Iterable[str], workspace: Path) -> list[Path]:
@@ -76,32 +28,6 @@ def skill_folders(dirs: Iterable[str], workspace: Path) -> list[Path]:
     return folders
 
 
-def discover(folders: Iterable[Path]) -> tuple[dict[str, Skill], list[str]]:
-    """Skills found in ``folders`` (``<folder>/<skill>/SKILL.md``), and one line
-    per skill that could not be read. The first of two equal names wins."""
-    skills: dict[str, Skill] = {}
-    problems: list[str] = []
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        for child in sorted(folder.iterdir()):
-            path = child / SKILL_FILE
-            if child.name.startswith(".") or not path.is_file():
-                continue
-            try:
-                skill = parse_skill(path)
-            except (OSError, UnicodeDecodeError, ValueError) as e:
-                problems.append(f"skill {path}: {e}")
-                continue
-            if skill.name in skills:
-                problems.append(
-                    f"skill {path}: name {skill.name!r} already used by {skills[skill.name].folder}"
-                )
-                continue
-            skills[skill.name] = skill
-    return skills, problems
-
-
 def describe(skills: dict[str, Skill], folders: list[Path], workspace: Path) -> str:
     head = (
         "Load an Agent Skill: instructions (and the files that come with them) for a particular "
@@ -109,7 +35,7 @@ def describe(skills: dict[str, Skill], folders: list[Path], workspace: Path) -> 
         "skill's name before starting, then follow the instructions it returns."
     )
     if not skills:
-        where = ", ".join(_shown(f, workspace) for f in folders) or "a skills folder"
+        where = ", ".join(shown(f, workspace) for f in folders) or "a skills folder"
         return head + f"\n\nNo skills are installed (a skill is <folder>/<name>/SKILL.md in {where})."
     listing = []
     for skill in skills.values():
@@ -120,11 +46,20 @@ def describe(skills: dict[str, Skill], folders: list[Path], workspace: Path) -> 
     return head + "\n\nAvailable skills:\n" + "\n".join(listing)
 
 
-def _shown(path: Path, workspace: Path) -> str:
+def shown(path: Path, workspace: Path) -> str:
     try:
         return path.relative_to(workspace).as_posix()
     except ValueError:
         return str(path)
+
+
+def discover(folders: list[Path]) -> tuple[dict[str, Skill], list[str]]:
+    """``skill_files.discover``, which finds nothing where no folder exists."""
+    if not any(folder.is_dir() for folder in folders):
+        return {}, []
+    from agenthost_agent import skill_files
+
+    return skill_files.discover(folders)
 
 
 def make_skill_tool(folders: list[Path], workspace: Path) -> tuple[Tool, list[str]]:
@@ -132,6 +67,8 @@ def make_skill_tool(folders: list[Path], workspace: Path) -> tuple[Tool, list[st
 
     def skill(name: str, ctx: ToolContext = None) -> str:  # type: ignore[assignment]
         """:param name: the skill's name, as listed in this tool's description."""
+        from agenthost_agent.skill_files import render
+
         current, _ = discover(folders)  # read again: skills may have been added or edited
         found = current.get(name.strip()) or next(
             (s for s in current.values() if s.name.lower() == name.strip().lower()), None
@@ -142,25 +79,3 @@ def make_skill_tool(folders: list[Path], workspace: Path) -> tuple[Tool, list[st
         return render(found, workspace)
 
     return tool(skill, level="read", description=describe(skills, folders, workspace)), problems
-
-
-def render(skill: Skill, workspace: Path) -> str:
-    parts: list[Any] = [
-        f"Skill: {skill.name}",
-        f"Description: {skill.description}",
-        f"Folder: {_shown(skill.folder, workspace)}",
-        "",
-        skill.instructions or "(SKILL.md has no instructions below its front matter)",
-        "",
-    ]
-    files = skill.files()
-    if files:
-        parts.append(
-            "Files in this skill (paths from the workspace; read or run them as the instructions say):"
-        )
-        parts.extend(f"- {_shown(f, workspace)}" for f in files)
-        if len(files) >= MAX_FILES:
-            parts.append(f"(only the first {MAX_FILES} files are listed)")
-    else:
-        parts.append("This skill ships no other files.")
-    return "\n".join(parts)
