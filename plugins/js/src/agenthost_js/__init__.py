@@ -6,37 +6,29 @@
 QuickJS context with memory and time limits (see ``engine``); the script API
 (``hostapi``) is guarded by the tool's permissions under the
 ``[plugins.js.permissions]`` ceiling and by the host's own rules.
+
+Listing tools imports this module and the settings only: the engine, the
+script code and asyncio are imported inside the functions that use them (the
+first call, or start-up when the tools folder holds tool files).
 """
 
 from __future__ import annotations
 
-import asyncio
-import os
-import tempfile
 import threading
 import weakref
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenthost import hookimpl, tool
 from agenthost.context import ToolContext
 from agenthost.errors import Denied, InvalidArguments, NotFound, ToolFailure
-from agenthost.files import atomic_write
-from agenthost_js.engine import ScriptError, interrupts
-from agenthost_js.scripts import (
-    CREATED_MARK,
-    ScriptSpec,
-    check_name,
-    check_parameters,
-    check_permissions,
-    created_source,
-    make_tool,
-    spec_from_source,
-    tool_files,
-)
 from agenthost_js.settings import PERMISSIONS, JsSettings
 
+if TYPE_CHECKING:
+    from agenthost_js.scripts import ScriptSpec
+
 PLUGIN = "js"
+SUFFIXES = (".js", ".tool")
 
 CREATE_EXAMPLE: dict[str, Any] = {
     "name": "word_count",
@@ -71,7 +63,13 @@ class JsTools:
 
     def load_folder(self, register: Any) -> None:
         """Load every tool file; a broken one becomes a problem and the others load."""
-        for path in tool_files(self.folder):
+        files = tool_files(self.folder)
+        if not files:
+            return
+        from agenthost_js.engine import ScriptError
+        from agenthost_js.scripts import make_tool, spec_from_source
+
+        for path in files:
             shown = self._shown(path)
             try:
                 source = path.read_text(encoding="utf-8")
@@ -141,6 +139,18 @@ async def create_tool(
     :param permissions: e.g. {"fileRead": true, "network": true}; keys fileRead, fileWrite, fileDelete, network, exec
     :param overwrite: replace a tool made earlier with create_tool
     """
+    import asyncio
+
+    from agenthost_js.engine import ScriptError
+    from agenthost_js.scripts import (
+        check_name,
+        check_parameters,
+        check_permissions,
+        created_source,
+        make_tool,
+        spec_from_source,
+    )
+
     state = _tools_of(ctx)
     check_name(name)
     if not description.strip():
@@ -244,7 +254,15 @@ def delete_tool(name: str, ctx: ToolContext = None) -> dict[str, Any]:  # type: 
     return {"deleted": name, "file": state._shown(spec.path)}
 
 
+def tool_files(folder: Path) -> list[Path]:
+    if not folder.is_dir():
+        return []
+    return sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file())
+
+
 def _save(path: Path, source: str) -> None:
+    from agenthost.files import atomic_write
+
     path.parent.mkdir(parents=True, exist_ok=True)
     atomic_write(path, source.encode("utf-8"))
 
@@ -280,6 +298,8 @@ def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
     rows.append({"name": "js engine", "ok": engine_ok, "detail": detail, "fix": "pip install quickjs-ng"})
     if engine_ok:
         import quickjs
+
+        from agenthost_js.engine import interrupts
 
         probe = interrupts.install(quickjs.Context(), 0)
         rows.append(

@@ -23,7 +23,6 @@ if TYPE_CHECKING:
     from agenthost.results import Block
 
 NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]{1,49}$")
-SUFFIXES = (".js", ".tool")
 CREATED_MARK = "// agenthost: created by create_tool"
 _CONSOLE = ("console.log", "console.info", "console.debug", "console.warn", "console.error")
 PRELUDE = (
@@ -320,9 +319,3 @@ def make_tool(spec: ScriptSpec, settings: JsSettings) -> Tool:
         schema=spec.parameters,
         timeout_s=settings.timeout + 5,  # the script's own limit fires first, with a clearer message
     )
-
-
-def tool_files(folder: Path) -> list[Path]:
-    if not folder.is_dir():
-        return []
-    return sorted(p for p in folder.iterdir() if p.suffix in SUFFIXES and p.is_file())
