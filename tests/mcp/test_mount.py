@@ -174,7 +174,7 @@ def test_plugins_and_doctor_report_a_server_that_fails(serve_args, server_env, w
 
 def test_a_server_needs_command_or_url(workspace):
     from agenthost.errors import ConfigError
-    from agenthost_mcp.mounts import McpSettings
+    from agenthost_mcp.settings import McpSettings
 
     config = Config.load(workspace, {"plugins": {"mcp": {"servers": {"x": {"args": ["a"]}}}}})
     with pytest.raises(ConfigError, match=r"plugins\.mcp\.servers\.x"):

@@ -20,12 +20,14 @@ is reopened on the next call.
 
 from __future__ import annotations
 
-import asyncio
 import logging
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agenthost import hookimpl
-from agenthost_mcp.mounts import McpSettings, MountSet, check_servers
+from agenthost_mcp.settings import McpSettings
+
+if TYPE_CHECKING:
+    from agenthost_mcp.mounts import MountSet
 
 log = logging.getLogger("agenthost.mcp")
 
@@ -39,6 +41,8 @@ def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
     servers = {name: s for name, s in settings.servers.items() if s.enabled}
     if not servers:
         return
+    from agenthost_mcp.mounts import MountSet  # only with servers to mount: listing tools must not pay for it
+
     mounts = MountSet(servers, settings)
     _MOUNTS[id(host)] = mounts
 
@@ -65,6 +69,8 @@ def _apply_change(host: Any, added: list[Any], removed: list[str]) -> None:
 def agenthost_host_start(host: Any) -> None:
     mounts = _MOUNTS.get(id(host))
     if mounts is not None:  # tool list changes are applied on the host's loop
+        import asyncio
+
         mounts.host_loop = asyncio.get_running_loop()
 
 
@@ -77,5 +83,7 @@ async def agenthost_host_shutdown(host: Any) -> None:
 
 @hookimpl
 def agenthost_doctor(config: Any) -> list[dict[str, Any]]:
+    from agenthost_mcp.mounts import check_servers
+
     settings = config.section("mcp", McpSettings)
     return check_servers({n: s for n, s in settings.servers.items() if s.enabled}, settings)
