@@ -8,12 +8,16 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
 import pytest
 
 from agenthost import ConfigError, Host, Param, Section, hookimpl, tool
 from agenthost.config import Config
+
+if TYPE_CHECKING:  # never imported: the schema must not need them
+    from agenthost.context import ToolContext
+    from agenthost.results import Block
 
 
 @dataclass
@@ -71,6 +75,17 @@ async def test_limits_are_enforced_and_nested_objects_arrive_as_their_class(work
             bad = await session.call("pick", arguments)
             assert not bad.ok and bad.error is not None and bad.error.type == "invalid_arguments"
             assert words in bad.text, bad.text
+
+
+@tool
+def typed_for_checkers(n: Annotated[int, Param(ge=0)], ctx: ToolContext = None) -> list[Block]:  # type: ignore[assignment]
+    """A tool whose context and return types are imported for type checking only."""
+    return []
+
+
+def test_context_and_return_types_may_be_type_checking_imports() -> None:
+    assert "ToolContext" not in globals() and "Block" not in globals()
+    assert typed_for_checkers.input_schema["properties"] == {"n": {"minimum": 0, "type": "integer"}}
 
 
 def test_unknown_param_keyword_is_refused_where_it_is_written() -> None:

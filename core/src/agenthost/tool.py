@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import re
+import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -170,12 +171,15 @@ def _param_docs(fn: Callable[..., Any]) -> dict[str, str]:
 def _schema_from_function(fn: Callable[..., Any], name: str) -> tuple[Any, dict[str, Any]]:
     import pydantic  # lazily: listing tools never needs it
 
-    hints = typing.get_type_hints(fn, include_extras=True)
+    params = [
+        p
+        for p in inspect.signature(fn).parameters.values()
+        if p.name != _CONTEXT_PARAM and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)
+    ]
+    hints = _argument_hints(fn, [p.name for p in params])
     docs = _param_docs(fn)
     fields: dict[str, Any] = {}
-    for param in inspect.signature(fn).parameters.values():
-        if param.name == _CONTEXT_PARAM or param.kind in (param.VAR_POSITIONAL, param.VAR_KEYWORD):
-            continue
+    for param in params:
         annotation = hints.get(param.name, Any)
         default = ... if param.default is param.empty else param.default
         fields[param.name] = (
@@ -189,6 +193,17 @@ def _schema_from_function(fn: Callable[..., Any], name: str) -> tuple[Any, dict[
     )
     schema = model.model_json_schema()
     return model, _without_titles(schema)
+
+
+def _argument_hints(fn: Callable[..., Any], names: list[str]) -> dict[str, Any]:
+    """The evaluated annotations of the arguments only: ``ctx`` and the return
+    type may name classes a plugin imports for type checking alone (so that
+    listing its tools does not import them)."""
+    annotations = getattr(fn, "__annotations__", {})
+    only = types.SimpleNamespace(__annotations__={n: annotations[n] for n in names if n in annotations})
+    return typing.get_type_hints(
+        only, globalns=getattr(inspect.unwrap(fn), "__globals__", {}), include_extras=True
+    )
 
 
 def _without_titles(node: Any, in_properties: bool = False) -> Any:
