@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from agenthost import InvalidArguments, Param, ToolContext, ToolFailure, tool
+from agenthost import InvalidArguments, Param, ToolFailure, tool
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 MAX_OPTIONS = 20
 

@@ -4,8 +4,12 @@ the conversation), through the ``agenthost_compact`` service hook."""
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
-from agenthost import ToolContext, Unavailable, tool
+from agenthost import Unavailable, tool
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 
 @tool(level="read")

@@ -12,9 +12,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from agenthost import NotFound, Tool, ToolContext, tool
+from agenthost import NotFound, Tool, tool
 
 if TYPE_CHECKING:
+    from agenthost import ToolContext
     from agenthost_agent.skill_files import Skill
 
 MAX_SUMMARY_CHARS = 300

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from agenthost import Tool, ToolContext, Unavailable, tool
+from agenthost import Tool, Unavailable, tool
 
 if TYPE_CHECKING:
+    from agenthost import ToolContext
     from agenthost_agent.settings import AgentSettings
 
 

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from agenthost import InvalidArguments, Param, ToolContext, tool
+from agenthost import InvalidArguments, Param, tool
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 STATE_KEY = "agent.todos"
 MAX_ITEMS = 100

@@ -8,10 +8,13 @@ import fnmatch
 import os
 import re
 from collections import deque
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from agenthost import InvalidArguments, Param, ToolContext, tool
+from agenthost import InvalidArguments, Param, tool
 from agenthost_fs.settings import settings
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 
 @tool(level="read", path_args=("path",))

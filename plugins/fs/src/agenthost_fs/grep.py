@@ -11,9 +11,12 @@ sorted by path, content lines in ripgrep's `--sort path` order. The engines
 from __future__ import annotations
 
 import os
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from agenthost import InvalidArguments, Param, ToolContext, tool
+from agenthost import InvalidArguments, Param, tool
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 
 @tool(level="read", path_args=("path",))

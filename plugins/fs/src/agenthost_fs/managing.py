@@ -12,10 +12,13 @@ import stat
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from agenthost import Denied, InvalidArguments, Param, ToolContext, ToolFailure, tool
+from agenthost import Denied, InvalidArguments, Param, ToolFailure, tool
 from agenthost_fs.settings import settings
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 
 @tool(level="read", path_args=("path",))

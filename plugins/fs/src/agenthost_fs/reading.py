@@ -5,10 +5,13 @@ The readers are imported on the first call: listing tools must not pay for them.
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
-from agenthost import InvalidArguments, Param, ToolContext, ToolFailure, tool
+from agenthost import InvalidArguments, Param, ToolFailure, tool
 from agenthost_fs.settings import settings
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 IMAGE_TYPES = {"image/png", "image/jpeg", "image/gif", "image/webp"}
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import TYPE_CHECKING, Annotated, Literal
 
-from agenthost import Param, ToolContext
+from agenthost import Param
 from agenthost.config import Config, Section
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 
 class FsSettings(Section):

@@ -5,9 +5,12 @@ inside the tools: listing tools must not pay for them."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar
 
-from agenthost import InvalidArguments, NotFound, Param, ToolContext, ToolFailure, tool
+from agenthost import InvalidArguments, NotFound, Param, ToolFailure, tool
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
 
 SNIPPET_CONTEXT = 4
 MAX_SIMILAR_WINDOWS = 50_000

@@ -20,11 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agenthost import hookimpl, tool
-from agenthost.context import ToolContext
 from agenthost.errors import Denied, InvalidArguments, NotFound, ToolFailure
 from agenthost_js.settings import PERMISSIONS, JsSettings
 
 if TYPE_CHECKING:
+    from agenthost import ToolContext
     from agenthost_js.scripts import ScriptSpec
 
 PLUGIN = "js"
