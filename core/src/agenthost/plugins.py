@@ -12,7 +12,7 @@ import inspect
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
+from importlib.metadata import Distribution, EntryPoint, entry_points
 from typing import Any, Literal
 
 import pluggy
@@ -28,12 +28,21 @@ log = logging.getLogger("agenthost.plugins")
 @dataclass
 class PluginInfo:
     name: str
-    distribution: str | None = None
-    version: str | None = None
+    dist: Distribution | None = field(default=None, repr=False)  # None: registered in process
     status: Literal["loaded", "failed"] = "loaded"
     error: str | None = None
     tools: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+
+    # Read on demand: parsing each distribution's metadata costs more than
+    # the entry-point scan itself, and listing tools never shows it.
+    @property
+    def distribution(self) -> str | None:
+        return self.dist.metadata["Name"] if self.dist else None
+
+    @property
+    def version(self) -> str | None:
+        return self.dist.version if self.dist else None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -113,12 +122,7 @@ class Plugins:
             )
 
     def _load(self, ep: EntryPoint) -> None:
-        dist = ep.dist
-        info = PluginInfo(
-            ep.name,
-            distribution=dist.metadata["Name"] if dist else None,
-            version=dist.version if dist else None,
-        )
+        info = PluginInfo(ep.name, ep.dist)
         self.infos[ep.name] = info
         try:
             self.pm.register(ep.load(), name=ep.name)
