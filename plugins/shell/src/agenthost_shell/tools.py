@@ -1,116 +1,23 @@
-"""The shell tools: bash, bash_output, bash_kill, bash_list, and the
-``run_command`` service the JS plugin uses."""
+"""The shell tools: bash, bash_output, bash_kill, bash_list.
+
+Only their declarations live here; what runs them (``running``: asyncio, the
+process manager) is imported on the first call, so listing tools stays cheap.
+"""
 
 from __future__ import annotations
 
-import asyncio
 import re
-import weakref
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 from agenthost import Param, tool
-from agenthost.context import ToolContext
-from agenthost.errors import InvalidArguments, NotFound, ToolFailure
-from agenthost.results import JsonBlock, TextBlock
-from agenthost_shell.manager import ProcessManager
-from agenthost_shell.process import ShellProcess
-from agenthost_shell.settings import ShellSettings
+from agenthost.errors import InvalidArguments, ToolFailure
 
 if TYPE_CHECKING:
-    from agenthost.host import Host, Session
+    from agenthost.context import ToolContext
 
 MAX_TIMEOUT_MS = 600_000
 DEFAULT_TIMEOUT_MS = 120_000
 DEFAULT_BLOCK_MS = 30_000
-STATE_KEY = "shell"
-_settings: weakref.WeakKeyDictionary[Any, ShellSettings] = weakref.WeakKeyDictionary()
-
-
-def settings_for(host: Host) -> ShellSettings:
-    found = _settings.get(host)
-    if found is None:
-        found = _settings[host] = host.config.section("shell", ShellSettings)
-    return found
-
-
-def remember_settings(host: Any, settings: ShellSettings) -> None:
-    if host is not None:
-        _settings[host] = settings
-
-
-def manager_for(session: Session) -> ProcessManager:
-    host = session.host
-
-    def make() -> ProcessManager:
-        return ProcessManager(settings_for(host), host.workspace.root, host, host.workspace.protected)
-
-    return session.state(STATE_KEY, make)
-
-
-@dataclass
-class Outcome:
-    proc: ShellProcess
-    stdout: str
-    stderr: str
-    timed_out: bool
-    leftovers: int
-
-    @property
-    def exit_code(self) -> int | None:
-        return self.proc.exit_code
-
-
-async def run_foreground(manager: ProcessManager, command: str, cwd: Path, timeout_s: float) -> Outcome:
-    """Run ``command`` to its end (or ``timeout_s``), then stop whatever it
-    left behind. Cancellation stops the tree too."""
-    proc = manager.spawn(command, cwd, background=False)
-    leftovers = 0
-    try:
-        finished = await proc.wait(timeout_s)
-        if not finished:
-            await manager.stop(proc, "timeout")
-        elif proc.has_leftovers():
-            stats = await manager.stop(proc, "left behind")
-            leftovers = stats["terminated"] + stats["killed"]
-    except BaseException:
-        manager.stop_in_background(proc, "cancelled")
-        raise
-    finally:
-        manager.finished_foreground(proc)
-    return Outcome(
-        proc, proc.stdout.drain(final=True), proc.stderr.drain(final=True), not finished, leftovers
-    )
-
-
-def _working_dir(ctx: ToolContext, working_dir: str | None) -> Path:
-    if not working_dir:
-        return ctx.workspace
-    path = ctx.resolve_path(working_dir)
-    if not path.is_dir():
-        raise NotFound(
-            f"working_dir {working_dir!r} is not a folder in the workspace; create it or pick another"
-        )
-    return path
-
-
-def _format(outcome: Outcome) -> str:
-    parts = []
-    if outcome.stdout:
-        parts.append(outcome.stdout.rstrip("\n"))
-    if outcome.stderr:
-        parts.append("[stderr]\n" + outcome.stderr.rstrip("\n"))
-    if not parts:
-        parts.append("(no output)")
-    proc = outcome.proc
-    parts.append(f"[{proc.describe_exit()}, {proc.duration_s:.2f} s]")
-    if outcome.leftovers:
-        parts.append(
-            f"[{outcome.leftovers} process(es) it left running were stopped; "
-            "start long-running commands with background=true]"
-        )
-    return "\n".join(parts)
 
 
 @tool(
@@ -140,7 +47,10 @@ async def bash(
     :param working_dir: folder to run in, relative to the workspace (default: the workspace)
     :param description: a few words saying what the command does (for logs and approvals)
     """
-    cwd = _working_dir(ctx, working_dir)
+    from agenthost.results import JsonBlock, TextBlock
+    from agenthost_shell.running import format_outcome, manager_for, run_foreground, working_dir_of
+
+    cwd = working_dir_of(ctx, working_dir)
     manager = manager_for(ctx.session)
     if background:
         proc = manager.spawn(command, cwd, background=True)
@@ -153,14 +63,14 @@ async def bash(
         ]
     outcome = await run_foreground(manager, command, cwd, timeout_ms / 1000)
     if outcome.timed_out:
-        output = _format(outcome)
+        output = format_outcome(outcome)
         raise ToolFailure(
             f"bash: the command did not finish within {timeout_ms / 1000:g} s and its process tree was "
             "killed; give it a longer timeout_ms or run it with background=true. Output before the kill:\n"
             + output[-4000:],
             type="timeout",
         )
-    return _format(outcome)
+    return format_outcome(outcome)
 
 
 @tool(level="read", timeout_s=MAX_TIMEOUT_MS / 1000 + 60)
@@ -178,6 +88,10 @@ async def bash_output(
     :param timeout_ms: how long block may wait, in milliseconds (default 30000)
     :param filter: a regular expression; only lines matching it are shown (the others are consumed too)
     """
+    import asyncio
+
+    from agenthost_shell.running import keep_matching, manager_for
+
     pattern = None
     if filter:
         try:
@@ -191,7 +105,7 @@ async def bash_output(
         await asyncio.sleep(0)  # let a just-finished reader hand over its last bytes
     out, err = proc.stdout.drain(), proc.stderr.drain()
     if pattern is not None:
-        out, err = _keep_matching(out, pattern), _keep_matching(err, pattern)
+        out, err = keep_matching(out, pattern), keep_matching(err, pattern)
     head = f"status: {proc.status}"
     head += f" ({proc.describe_exit()})" if proc.exited else f" (pid {proc.pid})"
     head += f", {proc.duration_s:.1f} s"
@@ -205,17 +119,14 @@ async def bash_output(
     return "\n".join(parts)
 
 
-def _keep_matching(text: str, pattern: re.Pattern[str]) -> str:
-    lines = text.splitlines(keepends=True)
-    return "".join(ln for ln in lines if pattern.search(ln) or (ln.startswith("[... ") and "omitted" in ln))
-
-
 @tool(level="execute", destructive=True)
 async def bash_kill(process_id: str, ctx: ToolContext = None) -> str:  # type: ignore[assignment]
     """Stop a background process and its whole process tree (SIGTERM, then SIGKILL after a grace period).
 
     :param process_id: the id bash(background=true) returned
     """
+    from agenthost_shell.running import manager_for
+
     manager = manager_for(ctx.session)
     proc = manager.get(process_id)
     was_running = not proc.exited
@@ -235,6 +146,8 @@ async def bash_list(ctx: ToolContext = None) -> list[dict[str, Any]]:  # type: i
     """List this session's background processes with their status, command and age."""
     import time
 
+    from agenthost_shell.running import manager_for
+
     now = time.time()
     return [
         {
@@ -247,26 +160,3 @@ async def bash_list(ctx: ToolContext = None) -> list[dict[str, Any]]:  # type: i
         }
         for p in manager_for(ctx.session).list()
     ]
-
-
-async def run_command(
-    command: str, cwd: str | None, timeout_s: float | None, session: Session | None
-) -> dict[str, Any]:
-    """The ``agenthost_run_command`` service: the same screen, sandbox and
-    reaping as ``bash``; raises ``Denied``/``OutsideWorkspace``/``Unavailable``."""
-    if session is None:
-        raise ToolFailure("run_command needs the calling session (pass session=ctx.session)")
-    host = session.host
-    workdir = host.workspace.resolve(cwd or ".")
-    if not workdir.is_dir():
-        raise NotFound(f"cwd {cwd!r} is not a folder in the workspace")
-    limit = min(
-        timeout_s if timeout_s and timeout_s > 0 else DEFAULT_TIMEOUT_MS / 1000, MAX_TIMEOUT_MS / 1000
-    )
-    outcome = await run_foreground(manager_for(session), command, workdir, limit)
-    return {
-        "stdout": outcome.stdout,
-        "stderr": outcome.stderr,
-        "exit_code": outcome.exit_code,
-        "timed_out": outcome.timed_out,
-    }
