@@ -3,38 +3,14 @@ pool, sessions, discovery and page reading wait for a call."""
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
-_PROBE = """
-import json, sys
-from agenthost.host import Host
-
-host = Host(workspace=sys.argv[1], plugins=["browser"])
-for t in host.tools.values():
-    (t.name, t.level, t.plugin, t.description, t.annotations)
-loaded = sorted(m for m in sys.modules if m.startswith("agenthost_browser"))
-heavy = [
-    m for m in ("asyncio", "pydantic", "concurrent.futures", "psutil", "playwright", "agenthost.results")
-    if m in sys.modules
-]
-schemas = {t.name: sorted(t.input_schema["properties"]) for t in host.tools.values()}
-from agenthost_browser import pool_of
-pool = pool_of(host)  # made on first use
-print(json.dumps({"loaded": loaded, "heavy": heavy, "tools": len(schemas), "schemas": schemas,
-                  "pool": type(pool).__name__}))
-"""
+from agenthost.testing import list_fresh
 
 
 def test_listing_imports_only_the_declaring_modules(tmp_path: Path) -> None:
-    done = subprocess.run(
-        [sys.executable, "-c", _PROBE, str(tmp_path)], capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout.strip().splitlines()[-1])
-    assert report["loaded"] == [
+    listing = list_fresh(["browser"], tmp_path)
+    assert listing.loaded("agenthost_browser") == [
         "agenthost_browser",
         "agenthost_browser.failures",
         "agenthost_browser.settings",
@@ -45,8 +21,16 @@ def test_listing_imports_only_the_declaring_modules(tmp_path: Path) -> None:
         "agenthost_browser.tools.reading",
         "agenthost_browser.tools.tabs",
     ]
-    assert report["heavy"] == []
+    assert listing.imported() == listing.imported("psutil", "playwright") == []
     # every schema still builds afterwards (names in the signatures resolve)
-    assert report["tools"] == 18
-    assert report["schemas"]["browser_launch"] == ["headless", "viewport"]
-    assert report["pool"] == "BrowserPool"
+    assert len(listing.tools) == 18
+    assert listing.schemas["browser_launch"] == ["headless", "viewport"]
+
+
+async def test_the_pool_is_made_on_first_use(workspace: Path) -> None:
+    from agenthost import Host
+    from agenthost_browser import pool_of
+
+    async with Host(workspace, plugins=["browser"]) as host:
+        assert type(pool_of(host)).__name__ == "BrowserPool"
+        assert pool_of(host) is pool_of(host)

@@ -12,11 +12,19 @@ Use it from a ``conftest.py``::
 
 Tests never autoload every installed plugin: ``make_host`` loads only the
 plugins named (none by default) plus in-process hook objects.
+
+``list_fresh`` lists tools in a new interpreter and reports what that
+imported: ``agenthost tools`` imports every installed plugin, so a plugin's
+entry point should import only what declares its tools.
 """
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +35,9 @@ from agenthost.host import Host
 from agenthost.results import ToolResult
 
 HostFactory = Callable[..., Awaitable[Host]]
+
+# What listing tools must not import: each costs tens of milliseconds.
+HEAVY_FOR_LISTING = ("asyncio", "concurrent.futures", "pydantic", "agenthost.results")
 
 
 @pytest.fixture
@@ -132,3 +143,62 @@ def _result_problems(result: ToolResult, what: str) -> list[str]:
             f"{what}: raised an unexpected exception ({error.message}); raise ToolFailure with advice instead"
         ]
     return []
+
+
+@dataclass
+class Listing:
+    """What listing tools in a fresh interpreter did."""
+
+    tools: list[str]  # names, sorted
+    modules: list[str]  # every module imported by the time the tools were listed, sorted
+    schemas: dict[str, list[str]]  # each tool's argument names, built after listing
+    failed: dict[str, str]  # plugin -> why it did not load
+
+    def loaded(self, package: str) -> list[str]:
+        """The modules of ``package`` (itself included) that listing imported."""
+        return [m for m in self.modules if m == package or m.startswith(package + ".")]
+
+    def imported(self, *names: str) -> list[str]:
+        """Which of ``names`` (default: ``HEAVY_FOR_LISTING``) listing imported."""
+        return [n for n in names or HEAVY_FOR_LISTING if n in self.modules]
+
+
+_LISTING_PROBE = """
+import json, sys
+from agenthost.host import Host
+
+host = Host(workspace=sys.argv[1], plugins=json.loads(sys.argv[2]), config=json.loads(sys.argv[3]))
+for t in host.tools.values():  # what `agenthost tools` reads
+    (t.name, t.level, t.plugin, t.description, t.annotations)
+modules = sorted(sys.modules)
+schemas = {t.name: sorted(t.input_schema.get("properties", {})) for t in host.tools.values()}
+failed = {i.name: i.error for i in host.plugin_infos if i.status == "failed"}
+print(json.dumps({"tools": sorted(host.tools), "modules": modules, "schemas": schemas, "failed": failed}))
+"""
+
+
+def list_fresh(
+    plugins: Iterable[str],
+    workspace: Path,
+    config: dict[str, Any] | None = None,
+    env: dict[str, str] | None = None,
+) -> Listing:
+    """Load ``plugins`` and list their tools in a new interpreter, as ``agenthost tools`` does."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            _LISTING_PROBE,
+            str(workspace),
+            json.dumps(list(plugins)),
+            json.dumps(config or {}),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+        cwd=workspace,
+    )
+    if done.returncode:
+        raise AssertionError(f"listing failed: {done.stderr.strip()}")
+    return Listing(**json.loads(done.stdout.strip().splitlines()[-1]))
