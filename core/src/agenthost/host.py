@@ -3,6 +3,7 @@ state, the front end that can ask the person)."""
 
 from __future__ import annotations
 
+import functools
 import inspect
 import logging
 import os
@@ -24,6 +25,16 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("agenthost")
 T = TypeVar("T")
+
+
+@functools.cache
+def _executor() -> Callable[..., Any]:
+    """``agenthost.executor.execute``, imported when something first runs: it
+    needs asyncio, which listing tools does not (an import statement per call
+    would cost ~2 us)."""
+    from agenthost.executor import execute
+
+    return execute
 
 
 class Frontend:
@@ -64,13 +75,11 @@ class Session:
     async def call(
         self, name: str, arguments: dict[str, Any] | None = None, timeout: float | None = None
     ) -> ToolResult:
-        from agenthost.executor import execute  # imports asyncio: only once something runs
-        from agenthost.results import ToolResult
-
         if self.closed:
-            return ToolResult.failure("unavailable", "this session has ended; open a new one")
+            from agenthost.results import ToolResult
 
-        return await execute(self.host, self, name, arguments, timeout)
+            return ToolResult.failure("unavailable", "this session has ended; open a new one")
+        return await _executor()(self.host, self, name, arguments, timeout)
 
     def state(self, key: str, factory: Callable[[], T]) -> T:
         if key not in self._state:
