@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import select
 import selectors
 import signal
 import subprocess
@@ -34,6 +35,19 @@ PIPE_SIZE = 1 << 20
 SNAPSHOT_INTERVAL_S = 0.5
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
 _MAX_REMEMBERED = 4096
+_TAG_VAR = TAG_VAR.encode()
+_devnull_fd = -1
+_devnull_lock = threading.Lock()
+
+
+def _devnull() -> int:
+    """A /dev/null open for reading, every child's stdin: opened once, not per command."""
+    global _devnull_fd
+    if _devnull_fd < 0:
+        with _devnull_lock:
+            if _devnull_fd < 0:
+                _devnull_fd = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+    return _devnull_fd
 
 
 class ShellProcess:
@@ -63,39 +77,59 @@ class ShellProcess:
         self.stdout = OutputBuffer(head_bytes, tail_bytes)
         self.stderr = OutputBuffer(head_bytes, tail_bytes)
         self.remembered: dict[int, float] = {}  # descendant pid -> create time
-        # reused for every read; a foreground command (read on the event loop, usually
-        # short) gets a small one, since zeroing a megabyte costs more than `true` runs
-        self._chunk = memoryview(bytearray(CHUNK if background else FOREGROUND_CHUNK))
         self._lock = threading.Lock()
-        self._done = threading.Event()
+        self._exited = False
+        self._exited_event: threading.Event | None = None  # made by wait_sync only
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self.popen = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env={**env, TAG_VAR.encode(): tag.encode()},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-            bufsize=0,
-        )
-        self.pid = self.popen.pid
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._pidfd = -1
+        # Our own pipes, passed as descriptors: Popen then wraps nothing in file
+        # objects and opens no /dev/null of its own (less work on every command).
+        self._out, out_w = os.pipe()
+        self._err, err_w = os.pipe()
+        try:
+            self.popen = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                env={**env, _TAG_VAR: tag.encode()},
+                stdin=_devnull(),
+                stdout=out_w,
+                stderr=err_w,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except BaseException:
+            self._close_pipes()
+            raise
+        finally:
+            os.close(out_w)
+            os.close(err_w)
+        self.pid = self.popen.pid
         if not background and self._start_on_loop():
             return  # a foreground command is read by the calling event loop: no thread to start
+        # reused for every read by the thread; a foreground command read there (no running
+        # loop) gets a small one, since zeroing a megabyte costs more than `true` runs
+        self._chunk = memoryview(bytearray(CHUNK if background else FOREGROUND_CHUNK))
         self._thread = threading.Thread(target=self._pump, name=f"agenthost-shell-{id}", daemon=True)
         self._thread.start()
+
+    def __del__(self) -> None:
+        # a safety net for a reader that never saw the exit (its event loop was closed)
+        with contextlib.suppress(Exception):
+            self._close_pipes()
+            if self._pidfd >= 0:
+                os.close(self._pidfd)
+                self._pidfd = -1
 
     # -- status -------------------------------------------------------------
 
     @property
     def exited(self) -> bool:
-        return self._done.is_set()
+        return self._exited
 
     @property
     def status(self) -> str:
-        if not self._done.is_set():
+        if not self._exited:
             return "running"
         return "killed" if self.stopped_by else "exited"
 
@@ -118,31 +152,42 @@ class ShellProcess:
 
     async def wait(self, timeout: float | None) -> bool:
         """Wait for the shell to exit; False when ``timeout`` passed first."""
-        if self._done.is_set():
+        if self._exited:
             return True
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
+        waiter = (loop, future)
         with self._lock:
-            if self._done.is_set():
+            if self._exited:
                 return True
-            self._waiters.append((loop, future))
+            self._waiters.append(waiter)
+        # the timeout resolves the same future: one timer, no asyncio.timeout context
+        # (its task cancel-and-uncancel costs more than a short command runs)
+        timer = None if timeout is None else loop.call_later(timeout, _resolve, future)
         try:
-            async with asyncio.timeout(timeout):
-                await future
-            return True
-        except TimeoutError:
-            return False
+            await future
         finally:
-            with self._lock, contextlib.suppress(ValueError):
-                self._waiters.remove((loop, future))
+            if timer is not None:
+                timer.cancel()
+            if not self._exited:
+                with self._lock:
+                    if waiter in self._waiters:
+                        self._waiters.remove(waiter)
+        return self._exited
 
     def wait_sync(self, timeout: float | None) -> bool:
-        return self._done.wait(timeout)
+        with self._lock:
+            if self._exited:
+                return True
+            if self._exited_event is None:
+                self._exited_event = threading.Event()
+            event = self._exited_event
+        return event.wait(timeout)
 
     def check_exit(self) -> bool:
         """For stoppers (any thread): whether the shell has ended, reaping it
         here when the event loop that reads it no longer runs."""
-        if self._done.is_set():
+        if self._exited:
             return True
         loop = self._loop
         if loop is not None and (loop.is_closed() or not loop.is_running()) and self.popen.poll() is not None:
@@ -168,9 +213,7 @@ class ShellProcess:
         """The shell's stdout and stderr pipes, each with its buffer: made
         non-blocking, and enlarged for a background process (fewer wake-ups)."""
         pipes = []
-        for stream, buffer in ((self.popen.stdout, self.stdout), (self.popen.stderr, self.stderr)):
-            assert stream is not None
-            fd = stream.fileno()
+        for fd, buffer in ((self._out, self.stdout), (self._err, self.stderr)):
             if self.background:  # read by its own thread; a foreground one is read as it writes
                 with contextlib.suppress(OSError):
                     fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
@@ -179,9 +222,13 @@ class ShellProcess:
         return pipes
 
     def _close_pipes(self) -> None:
-        for stream in (self.popen.stdout, self.popen.stderr):
-            with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
+        """Close both read ends, once (the numbers may be reused right after)."""
+        with self._lock:
+            fds, self._out, self._err = (self._out, self._err), -1, -1
+        for fd in fds:
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
 
     # -- reading on the event loop (foreground) -------------------------------
 
@@ -191,54 +238,76 @@ class ShellProcess:
             pidfd = os.pidfd_open(self.pid)
         except (RuntimeError, AttributeError, OSError):
             return False
-        pipes: dict[int, OutputBuffer] = {}
+        # The loop watches one descriptor, an epoll set of both pipes and the
+        # pidfd: one reader to add and remove and one callback per wake-up,
+        # instead of a reader (and a handle) per descriptor. The pipes stay
+        # blocking (no fcntl calls): they are read only when the set says so.
+        poller = select.epoll()
+        pipes = {self._out: self.stdout, self._err: self.stderr}
         try:
-            for fd, buffer in self._output_pipes():
-                loop.add_reader(fd, self._loop_read, fd)
-                pipes[fd] = buffer
-            loop.add_reader(pidfd, self._loop_exit)
-        except (NotImplementedError, RuntimeError):  # a loop without add_reader
             for fd in pipes:
-                loop.remove_reader(fd)
+                poller.register(fd, select.EPOLLIN)
+            poller.register(pidfd, select.EPOLLIN)
+            loop.add_reader(poller.fileno(), self._loop_events)
+        except (NotImplementedError, RuntimeError):  # a loop without add_reader
+            poller.close()
             os.close(pidfd)
             return False
-        self._loop, self._pidfd, self._pipes = loop, pidfd, pipes
+        self._loop, self._pidfd, self._pipes, self._poller = loop, pidfd, pipes, poller
         self._snapshot = loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
         return True
 
-    def _loop_read(self, fd: int) -> None:
-        n = self._read_into(fd)
-        if n < 0:
-            return
-        if n:
-            self._pipes[fd].feed(self._chunk[:n])
-        else:
-            self._loop.remove_reader(fd)  # type: ignore[union-attr]
-            self._pipes.pop(fd).closed = True
+    def _loop_events(self) -> None:
+        exited = False
+        for fd, _ in self._poller.poll(0):
+            if fd == self._pidfd:
+                exited = True
+            elif fd in self._pipes:
+                self._loop_read(fd)
+        if exited:
+            self._loop_exit()
+
+    def _loop_read(self, fd: int) -> int:
+        """One read of a pipe the poller reported ready: the bytes read (0 at its end)."""
+        try:
+            # os.read rather than a reused buffer: a foreground command usually
+            # writes little, and this allocates only what arrived
+            data = os.read(fd, FOREGROUND_CHUNK)
+        except OSError:
+            data = b""
+        if data:
+            self._pipes[fd].feed(data)
+            return len(data)
+        self._poller.unregister(fd)
+        self._pipes.pop(fd).closed = True
+        return 0
 
     def _loop_exit(self) -> None:
         loop = self._loop
         assert loop is not None
-        loop.remove_reader(self._pidfd)
+        loop.remove_reader(self._poller.fileno())
         os.close(self._pidfd)
+        self._pidfd = -1
         self._snapshot.cancel()
-        budget = 8 * CHUNK  # what the shell wrote before exiting; leftovers may still write
-        for fd, buffer in list(self._pipes.items()):
-            loop.remove_reader(fd)
-            while budget > 0:
-                n = self._read_into(fd)
-                if n <= 0:
-                    break
-                buffer.feed(self._chunk[:n])
-                budget -= n
+        # What the shell wrote before exiting is in the pipes: take it before
+        # anyone is told the process ended. Bounded, since leftovers may still write.
+        budget = 8 * CHUNK
+        while self._pipes and budget > 0:
+            ready = [fd for fd, _ in self._poller.poll(0) if fd in self._pipes]
+            if not ready:
+                break
+            for fd in ready:
+                budget -= self._loop_read(fd)
+        for buffer in self._pipes.values():
             buffer.closed = True
         self._pipes.clear()
+        self._poller.close()
         self._close_pipes()
         self.popen.wait()
         self._mark_done()
 
     def _loop_snapshot(self) -> None:
-        if self._done.is_set() or self._loop is None or self._loop.is_closed():
+        if self._exited or self._loop is None or self._loop.is_closed():
             return
         self._loop.run_in_executor(None, self._remember_tree)
         self._snapshot = self._loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
@@ -259,8 +328,8 @@ class ShellProcess:
             pidfd = None
         next_snapshot = time.monotonic() + SNAPSHOT_INTERVAL_S
         try:
-            while pipes or not self._done.is_set():
-                timeout = SNAPSHOT_INTERVAL_S if pidfd is not None or self._done.is_set() else 0.05
+            while pipes or not self._exited:
+                timeout = SNAPSHOT_INTERVAL_S if pidfd is not None or self._exited else 0.05
                 for key, _ in sel.select(timeout):
                     if key.data is None:
                         sel.unregister(key.fd)
@@ -269,16 +338,16 @@ class ShellProcess:
                         self._on_exit(sel, pipes)
                     else:
                         self._read(key.fd, sel, pipes)
-                if not self._done.is_set() and pidfd is None and self.popen.poll() is not None:
+                if not self._exited and pidfd is None and self.popen.poll() is not None:
                     self._on_exit(sel, pipes)
-                if self._done.is_set() and not self.background:
+                if self._exited and not self.background:
                     break  # the caller reaps leftovers; their late output is not waited for
                 now = time.monotonic()
                 if now >= next_snapshot:
                     next_snapshot = now + SNAPSHOT_INTERVAL_S
                     self._remember_tree()
         except Exception:  # the reader must never die silently with a live child
-            if not self._done.is_set():
+            if not self._exited:
                 with contextlib.suppress(Exception):
                     self.popen.wait()
                 self._mark_done()
@@ -326,12 +395,15 @@ class ShellProcess:
 
     def _mark_done(self) -> None:
         with self._lock:
-            if self._done.is_set():
+            if self._exited:
                 return
             self.exit_code = self.popen.returncode
             self.ended_at = time.time()
-            self._done.set()
+            self._exited = True
             waiters, self._waiters = self._waiters, []
+            event = self._exited_event
+        if event is not None:
+            event.set()
         try:
             here = asyncio.get_running_loop()
         except RuntimeError:  # the reader thread
@@ -347,7 +419,7 @@ class ShellProcess:
         import psutil
 
         roots: list[psutil.Process] = []
-        if not self._done.is_set():
+        if not self._exited:
             with contextlib.suppress(psutil.Error):
                 roots.append(psutil.Process(self.pid))
         for pid, created in list(self.remembered.items()):
