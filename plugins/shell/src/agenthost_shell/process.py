@@ -87,6 +87,7 @@ class ShellProcess:
         # objects and opens no /dev/null of its own (less work on every command).
         self._out, out_w = os.pipe()
         self._err, err_w = os.pipe()
+        self._fds = [self._out, out_w, self._err, err_w]  # ours to close, once
         try:
             self.popen = subprocess.Popen(
                 argv,
@@ -99,14 +100,14 @@ class ShellProcess:
                 close_fds=True,
             )
         except BaseException:
-            self._close_pipes()
+            self._close_fds()
             raise
-        finally:
-            os.close(out_w)
-            os.close(err_w)
         self.pid = self.popen.pid
         if not background and self._start_on_loop():
             return  # a foreground command is read by the calling event loop: no thread to start
+        for fd in (out_w, err_w):  # the thread reads until both pipes end
+            self._fds.remove(fd)
+            os.close(fd)
         # reused for every read by the thread; a foreground command read there (no running
         # loop) gets a small one, since zeroing a megabyte costs more than `true` runs
         self._chunk = memoryview(bytearray(CHUNK if background else FOREGROUND_CHUNK))
@@ -116,10 +117,7 @@ class ShellProcess:
     def __del__(self) -> None:
         # a safety net for a reader that never saw the exit (its event loop was closed)
         with contextlib.suppress(Exception):
-            self._close_pipes()
-            if self._pidfd >= 0:
-                os.close(self._pidfd)
-                self._pidfd = -1
+            self._close_fds()
 
     # -- status -------------------------------------------------------------
 
@@ -221,14 +219,13 @@ class ShellProcess:
             pipes.append((fd, buffer))
         return pipes
 
-    def _close_pipes(self) -> None:
-        """Close both read ends, once (the numbers may be reused right after)."""
+    def _close_fds(self) -> None:
+        """Close the pipes (and the pidfd) we hold, once: the numbers may be reused right after."""
         with self._lock:
-            fds, self._out, self._err = (self._out, self._err), -1, -1
+            fds, self._fds = self._fds, []
         for fd in fds:
-            if fd >= 0:
-                with contextlib.suppress(OSError):
-                    os.close(fd)
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
     # -- reading on the event loop (foreground) -------------------------------
 
@@ -238,10 +235,14 @@ class ShellProcess:
             pidfd = os.pidfd_open(self.pid)
         except (RuntimeError, AttributeError, OSError):
             return False
+        self._fds.append(pidfd)
         # The loop watches one descriptor, an epoll set of both pipes and the
         # pidfd: one reader to add and remove and one callback per wake-up,
         # instead of a reader (and a handle) per descriptor. The pipes stay
         # blocking (no fcntl calls): they are read only when the set says so.
+        # Their write ends stay open here until the exit, so the shell's exit
+        # does not wake the loop for two ends of file before the pidfd fires:
+        # what is left in the pipes is read when the pidfd says the shell ended.
         poller = select.epoll()
         pipes = {self._out: self.stdout, self._err: self.stderr}
         try:
@@ -251,6 +252,7 @@ class ShellProcess:
             loop.add_reader(poller.fileno(), self._loop_events)
         except (NotImplementedError, RuntimeError):  # a loop without add_reader
             poller.close()
+            self._fds.remove(pidfd)
             os.close(pidfd)
             return False
         self._loop, self._pidfd, self._pipes, self._poller = loop, pidfd, pipes, poller
@@ -286,8 +288,6 @@ class ShellProcess:
         loop = self._loop
         assert loop is not None
         loop.remove_reader(self._poller.fileno())
-        os.close(self._pidfd)
-        self._pidfd = -1
         self._snapshot.cancel()
         # What the shell wrote before exiting is in the pipes: take it before
         # anyone is told the process ended. Bounded, since leftovers may still write.
@@ -302,7 +302,7 @@ class ShellProcess:
             buffer.closed = True
         self._pipes.clear()
         self._poller.close()
-        self._close_pipes()
+        self._close_fds()
         self.popen.wait()
         self._mark_done()
 
@@ -360,7 +360,7 @@ class ShellProcess:
                 with contextlib.suppress(OSError):
                     os.close(pidfd)
             sel.close()
-            self._close_pipes()
+            self._close_fds()
 
     def _read_into(self, fd: int) -> int:
         """Bytes read into the chunk buffer; 0 at the end, -1 for "nothing now"."""
