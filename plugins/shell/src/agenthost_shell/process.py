@@ -70,7 +70,6 @@ class ShellProcess:
         self.background = background
         self.tag = tag
         self.started_at = time.time()
-        self._started = time.monotonic()
         self.ended_at: float | None = None
         self.exit_code: int | None = None
         self.stopped_by: str | None = None  # "bash_kill", "timeout", "session end"...
@@ -224,8 +223,10 @@ class ShellProcess:
         with self._lock:
             fds, self._fds = self._fds, []
         for fd in fds:
-            with contextlib.suppress(OSError):
+            try:
                 os.close(fd)
+            except OSError:
+                pass
 
     # -- reading on the event loop (foreground) -------------------------------
 
