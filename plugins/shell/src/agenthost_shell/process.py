@@ -21,6 +21,8 @@ import signal
 import subprocess
 import threading
 import time
+import weakref
+from collections import deque
 from typing import TYPE_CHECKING
 
 from agenthost_shell.buffer import OutputBuffer
@@ -48,6 +50,95 @@ def _devnull() -> int:
             if _devnull_fd < 0:
                 _devnull_fd = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
     return _devnull_fd
+
+
+class _LoopWatcher:
+    """What one event loop watches for all its foreground commands.
+
+    One epoll set holds every command's pipes and pidfd, and the loop reads it
+    through one reader added for the loop's whole life: a command costs three
+    epoll_ctl calls, not a reader added and removed (and a set made and closed)
+    each time. The tree snapshots of all commands share one timer: commands
+    start in time order, so their due times (start + 0.5 s, then every 0.5 s)
+    queue in order, and one timer set for the earliest serves them all.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = loop
+        self.poller = select.epoll()
+        self.procs: dict[int, ShellProcess] = {}  # pipe or pidfd -> its command
+        self.due: deque[tuple[float, ShellProcess]] = deque()  # next snapshot, earliest first
+        self.timer: asyncio.TimerHandle | None = None
+        try:
+            loop.add_reader(self.poller.fileno(), self._ready)
+        except BaseException:
+            self.poller.close()
+            raise
+
+    def watch(self, proc: ShellProcess, fds: tuple[int, ...]) -> None:
+        poller, procs = self.poller, self.procs
+        try:
+            for fd in fds:
+                try:
+                    poller.register(fd, select.EPOLLIN)
+                except FileExistsError:  # the number of a descriptor closed without forget()
+                    poller.modify(fd, select.EPOLLIN)
+                procs[fd] = proc
+        except BaseException:
+            self.forget(fds)
+            raise
+        due = self.loop.time() + SNAPSHOT_INTERVAL_S
+        self.due.append((due, proc))
+        if self.timer is None:
+            self.timer = self.loop.call_at(due, self._snapshots)
+
+    def forget(self, fds: tuple[int, ...]) -> None:
+        """Take these descriptors out of the set before they are closed (a
+        child that inherited one for a moment would otherwise keep it in)."""
+        for fd in fds:
+            if self.procs.pop(fd, None) is not None:
+                try:
+                    self.poller.unregister(fd)
+                except OSError:
+                    pass
+
+    def _ready(self) -> None:
+        procs = self.procs
+        exited: list[ShellProcess] = []
+        with_output: set[ShellProcess] = set()
+        for fd, _ in self.poller.poll(0):
+            proc = procs.get(fd)
+            if proc is None:
+                continue
+            if fd == proc._pidfd:
+                exited.append(proc)
+            else:
+                proc._loop_read(fd)
+                with_output.add(proc)
+        for proc in exited:
+            proc._loop_exit(proc in with_output)
+
+    def _snapshots(self) -> None:
+        self.timer = None
+        loop, due = self.loop, self.due
+        now = loop.time()
+        while due and due[0][0] <= now:
+            proc = due.popleft()[1]
+            if not proc._exited:
+                loop.run_in_executor(None, proc._remember_tree)
+                due.append((now + SNAPSHOT_INTERVAL_S, proc))  # still in order: later than all queued
+        if due:
+            self.timer = loop.call_at(due[0][0], self._snapshots)
+
+
+_WATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopWatcher] = weakref.WeakKeyDictionary()
+
+
+def _watcher(loop: asyncio.AbstractEventLoop) -> _LoopWatcher:
+    found = _WATCHERS.get(loop)
+    if found is None:
+        found = _WATCHERS[loop] = _LoopWatcher(loop)
+    return found
 
 
 class ShellProcess:
@@ -237,41 +328,24 @@ class ShellProcess:
         except (RuntimeError, AttributeError, OSError):
             return False
         self._fds.append(pidfd)
-        # The loop watches one descriptor, an epoll set of both pipes and the
-        # pidfd: one reader to add and remove and one callback per wake-up,
-        # instead of a reader (and a handle) per descriptor. The pipes stay
-        # blocking (no fcntl calls): they are read only when the set says so.
-        # Their write ends stay open here until the exit, so the shell's exit
-        # does not wake the loop for two ends of file before the pidfd fires:
-        # what is left in the pipes is read when the pidfd says the shell ended.
-        poller = select.epoll()
-        pipes = {self._out: self.stdout, self._err: self.stderr}
+        self._pidfd = pidfd
+        # The pipes stay blocking (no fcntl calls): they are read only when the
+        # epoll set says so. Their write ends stay open here until the exit, so
+        # the shell's exit does not wake the loop for two ends of file before
+        # the pidfd fires: what is left in the pipes is read at the pidfd's word.
+        self._pipes = {self._out: self.stdout, self._err: self.stderr}
         try:
-            for fd in pipes:
-                poller.register(fd, select.EPOLLIN)
-            poller.register(pidfd, select.EPOLLIN)
-            loop.add_reader(poller.fileno(), self._loop_events)
-        except (NotImplementedError, RuntimeError):  # a loop without add_reader
-            poller.close()
+            watcher = _watcher(loop)
+            watcher.watch(self, (self._out, self._err, pidfd))
+        except (NotImplementedError, RuntimeError, OSError):  # a loop without add_reader
             self._fds.remove(pidfd)
             os.close(pidfd)
             return False
-        self._loop, self._pidfd, self._pipes, self._poller = loop, pidfd, pipes, poller
-        self._snapshot = loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
+        self._loop, self._watcher = loop, watcher
         return True
 
-    def _loop_events(self) -> None:
-        exited = False
-        for fd, _ in self._poller.poll(0):
-            if fd == self._pidfd:
-                exited = True
-            elif fd in self._pipes:
-                self._loop_read(fd)
-        if exited:
-            self._loop_exit()
-
     def _loop_read(self, fd: int) -> int:
-        """One read of a pipe the poller reported ready: the bytes read (0 at its end)."""
+        """One read of a pipe the epoll set reported ready: the bytes read (0 at its end)."""
         try:
             # os.read rather than a reused buffer: a foreground command usually
             # writes little, and this allocates only what arrived
@@ -281,37 +355,37 @@ class ShellProcess:
         if data:
             self._pipes[fd].feed(data)
             return len(data)
-        self._poller.unregister(fd)
+        self._watcher.forget((fd,))
         self._pipes.pop(fd).closed = True
         return 0
 
-    def _loop_exit(self) -> None:
-        loop = self._loop
-        assert loop is not None
-        loop.remove_reader(self._poller.fileno())
-        self._snapshot.cancel()
+    def _loop_exit(self, more_output: bool) -> None:
+        watcher = self._watcher
+        watcher.forget((self._pidfd,))
         # What the shell wrote before exiting is in the pipes: take it before
-        # anyone is told the process ended. Bounded, since leftovers may still write.
-        budget = 8 * CHUNK
-        while self._pipes and budget > 0:
-            ready = [fd for fd, _ in self._poller.poll(0) if fd in self._pipes]
-            if not ready:
-                break
-            for fd in ready:
-                budget -= self._loop_read(fd)
+        # anyone is told the process ended. Bounded, since leftovers may still
+        # write. Only a pipe that had output when the exit was seen can hold more.
+        if more_output:
+            ready = select.poll()
+            for fd in self._pipes:
+                ready.register(fd, select.POLLIN)
+            budget = 8 * CHUNK
+            while self._pipes and budget > 0:
+                fds = [fd for fd, _ in ready.poll(0) if fd in self._pipes]
+                if not fds:
+                    break
+                for fd in fds:
+                    n = self._loop_read(fd)
+                    budget -= n
+                    if not n:
+                        ready.unregister(fd)
+        watcher.forget(tuple(self._pipes))
         for buffer in self._pipes.values():
             buffer.closed = True
         self._pipes.clear()
-        self._poller.close()
         self._close_fds()
         self.popen.wait()
         self._mark_done()
-
-    def _loop_snapshot(self) -> None:
-        if self._exited or self._loop is None or self._loop.is_closed():
-            return
-        self._loop.run_in_executor(None, self._remember_tree)
-        self._snapshot = self._loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
 
     # -- the reader thread ----------------------------------------------------
 
