@@ -61,21 +61,24 @@ class _LoopWatcher:
     each time. The tree snapshots of all commands share one timer: commands
     start in time order, so their due times (start + 0.5 s, then every 0.5 s)
     queue in order, and one timer set for the earliest serves them all.
+
+    The loop owns its watcher (through that reader) and the watcher holds the
+    loop only weakly, so both go when the loop is closed and dropped.
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
-        self.loop = loop
+        self.loop = weakref.ref(loop)
         self.poller = select.epoll()
         self.procs: dict[int, ShellProcess] = {}  # pipe or pidfd -> its command
         self.due: deque[tuple[float, ShellProcess]] = deque()  # next snapshot, earliest first
-        self.timer: asyncio.TimerHandle | None = None
+        self.armed = False  # a timer is set for due[0]
         try:
             loop.add_reader(self.poller.fileno(), self._ready)
         except BaseException:
             self.poller.close()
             raise
 
-    def watch(self, proc: ShellProcess, fds: tuple[int, ...]) -> None:
+    def watch(self, loop: asyncio.AbstractEventLoop, proc: ShellProcess, fds: tuple[int, ...]) -> None:
         poller, procs = self.poller, self.procs
         try:
             for fd in fds:
@@ -87,10 +90,11 @@ class _LoopWatcher:
         except BaseException:
             self.forget(fds)
             raise
-        due = self.loop.time() + SNAPSHOT_INTERVAL_S
+        due = loop.time() + SNAPSHOT_INTERVAL_S
         self.due.append((due, proc))
-        if self.timer is None:
-            self.timer = self.loop.call_at(due, self._snapshots)
+        if not self.armed:
+            loop.call_at(due, self._snapshots)
+            self.armed = True
 
     def forget(self, fds: tuple[int, ...]) -> None:
         """Take these descriptors out of the set before they are closed (a
@@ -119,8 +123,11 @@ class _LoopWatcher:
             proc._loop_exit(proc in with_output)
 
     def _snapshots(self) -> None:
-        self.timer = None
-        loop, due = self.loop, self.due
+        self.armed = False
+        loop = self.loop()
+        if loop is None or loop.is_closed():
+            return
+        due = self.due
         now = loop.time()
         while due and due[0][0] <= now:
             proc = due.popleft()[1]
@@ -128,16 +135,18 @@ class _LoopWatcher:
                 loop.run_in_executor(None, proc._remember_tree)
                 due.append((now + SNAPSHOT_INTERVAL_S, proc))  # still in order: later than all queued
         if due:
-            self.timer = loop.call_at(due[0][0], self._snapshots)
+            loop.call_at(due[0][0], self._snapshots)
+            self.armed = True
 
 
-_WATCHERS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopWatcher] = weakref.WeakKeyDictionary()
+# id(loop) -> its watcher, weakly: a closed loop's watcher goes with it
+_WATCHERS: weakref.WeakValueDictionary[int, _LoopWatcher] = weakref.WeakValueDictionary()
 
 
 def _watcher(loop: asyncio.AbstractEventLoop) -> _LoopWatcher:
-    found = _WATCHERS.get(loop)
-    if found is None:
-        found = _WATCHERS[loop] = _LoopWatcher(loop)
+    found = _WATCHERS.get(id(loop))
+    if found is None or found.loop() is not loop:  # none yet, or an old loop's id reused
+        found = _WATCHERS[id(loop)] = _LoopWatcher(loop)
     return found
 
 
@@ -205,9 +214,13 @@ class ShellProcess:
         self._thread.start()
 
     def __del__(self) -> None:
-        # a safety net for a reader that never saw the exit (its event loop was closed)
-        with contextlib.suppress(Exception):
-            self._close_fds()
+        # a safety net for a reader that never saw the exit (its event loop was
+        # closed); cheap when, as nearly always, the reader closed everything
+        if getattr(self, "_fds", None):
+            try:
+                self._close_fds()
+            except Exception:
+                pass
 
     # -- status -------------------------------------------------------------
 
@@ -336,7 +349,7 @@ class ShellProcess:
         self._pipes = {self._out: self.stdout, self._err: self.stderr}
         try:
             watcher = _watcher(loop)
-            watcher.watch(self, (self._out, self._err, pidfd))
+            watcher.watch(loop, self, (self._out, self._err, pidfd))
         except (NotImplementedError, RuntimeError, OSError):  # a loop without add_reader
             self._fds.remove(pidfd)
             os.close(pidfd)
