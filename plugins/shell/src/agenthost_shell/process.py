@@ -43,12 +43,13 @@ _devnull_lock = threading.Lock()
 
 
 def _devnull() -> int:
-    """A /dev/null open for reading, every child's stdin: opened once, not per command."""
+    """Every child's stdin: /dev/null opened once, not per command (read-write,
+    as subprocess.DEVNULL opens it)."""
     global _devnull_fd
     if _devnull_fd < 0:
         with _devnull_lock:
             if _devnull_fd < 0:
-                _devnull_fd = os.open(os.devnull, os.O_RDONLY | os.O_CLOEXEC)
+                _devnull_fd = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
     return _devnull_fd
 
 
