@@ -263,8 +263,8 @@ class ShellProcess:
             if self._exited:
                 return True
             self._waiters.append(waiter)
-        # the timeout resolves the same future: one timer, no asyncio.timeout context
-        # (its task cancel-and-uncancel costs more than a short command runs)
+        # the timeout resolves the same future: a plain timer, without the Timeout
+        # object, async enter/exit and task bookkeeping asyncio.timeout adds per command
         timer = None if timeout is None else loop.call_later(timeout, _resolve, future)
         try:
             await future
