@@ -103,6 +103,8 @@ class OutputBuffer:
         replaced), with an omission marker where bytes were dropped. Unless
         ``final``, a character split across reads waits for its other bytes."""
         with self._lock:
+            if not self._head and not self._tail:  # nothing arrived (often, for a foreground stream)
+                return ""
             head = bytes(self._head)
             tail = b"".join(self._tail)[self._skip :]
             omitted = self._omitted

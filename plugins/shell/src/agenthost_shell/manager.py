@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import builtins
+import os
 import secrets
 import shutil
 import threading
@@ -53,9 +54,6 @@ class ProcessManager:
     def host(self) -> Any:
         return self._host() if self._host is not None else None
 
-    def _tag(self, id: str) -> str:
-        return f"{self.token}:{id}"
-
     # -- starting -------------------------------------------------------------
 
     def spawn(self, command: str, cwd: str | Path | None = None, *, background: bool = False) -> ShellProcess:
@@ -66,20 +64,21 @@ class ProcessManager:
             raise Unavailable("this session's shell is closed; open a new session")
         settings = self.settings
         screen.check(command, settings)
-        workdir = Path(cwd) if cwd is not None else self.workspace
         if self._shell is None:  # resolved once: saves a PATH walk of execve attempts per command
             self._shell = shutil.which(settings.shell) or settings.shell
         argv = [self._shell, "-c", command]
+        # a Path's text is cached on the object: the workspace's is built once, not per command
+        workdir = self.workspace if cwd is None else cwd if isinstance(cwd, Path) else Path(cwd)
         if settings.sandbox == "bwrap":
             argv = sandbox.wrap(argv, settings, self.workspace, workdir, self.read_only)
         env = screen.child_environment(settings)
         with self._lock:
-            id = secrets.token_hex(4)
+            id = os.urandom(4).hex()  # what secrets.token_hex(4) returns, without two calls around it
             while id in self._background:
-                id = secrets.token_hex(4)
+                id = os.urandom(4).hex()
         try:
             proc = ShellProcess(
-                id, command, argv, str(workdir), env, self._tag(id),
+                id, command, argv, os.fspath(workdir), env, f"{self.token}:{id}",
                 settings.head_bytes, settings.tail_bytes, background,
             )  # fmt: skip
         except FileNotFoundError as e:

@@ -15,11 +15,14 @@ import asyncio
 import contextlib
 import fcntl
 import os
+import select
 import selectors
 import signal
 import subprocess
 import threading
 import time
+import weakref
+from collections import deque
 from typing import TYPE_CHECKING
 
 from agenthost_shell.buffer import OutputBuffer
@@ -34,6 +37,118 @@ PIPE_SIZE = 1 << 20
 SNAPSHOT_INTERVAL_S = 0.5
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
 _MAX_REMEMBERED = 4096
+_TAG_VAR = TAG_VAR.encode()
+_devnull_fd = -1
+_devnull_lock = threading.Lock()
+
+
+def _devnull() -> int:
+    """Every child's stdin: /dev/null opened once, not per command (read-write,
+    as subprocess.DEVNULL opens it)."""
+    global _devnull_fd
+    if _devnull_fd < 0:
+        with _devnull_lock:
+            if _devnull_fd < 0:
+                _devnull_fd = os.open(os.devnull, os.O_RDWR | os.O_CLOEXEC)
+    return _devnull_fd
+
+
+class _LoopWatcher:
+    """What one event loop watches for all its foreground commands.
+
+    One epoll set holds every command's pipes and pidfd, and the loop reads it
+    through one reader added for the loop's whole life: a command costs three
+    epoll_ctl calls, not a reader added and removed (and a set made and closed)
+    each time. The tree snapshots of all commands share one timer: commands
+    start in time order, so their due times (start + 0.5 s, then every 0.5 s)
+    queue in order, and one timer set for the earliest serves them all.
+
+    The loop owns its watcher (through that reader) and the watcher holds the
+    loop only weakly, so both go when the loop is closed and dropped.
+    """
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.loop = weakref.ref(loop)
+        self.poller = select.epoll()
+        self.procs: dict[int, ShellProcess] = {}  # pipe or pidfd -> its command
+        self.due: deque[tuple[float, ShellProcess]] = deque()  # next snapshot, earliest first
+        self.armed = False  # a timer is set for due[0]
+        try:
+            loop.add_reader(self.poller.fileno(), self._ready)
+        except BaseException:
+            self.poller.close()
+            raise
+
+    def watch(self, loop: asyncio.AbstractEventLoop, proc: ShellProcess, fds: tuple[int, ...]) -> None:
+        poller, procs = self.poller, self.procs
+        try:
+            for fd in fds:
+                try:
+                    poller.register(fd, select.EPOLLIN)
+                except FileExistsError:  # the number of a descriptor closed without forget()
+                    poller.modify(fd, select.EPOLLIN)
+                procs[fd] = proc
+        except BaseException:
+            self.forget(fds)
+            raise
+        due = loop.time() + SNAPSHOT_INTERVAL_S
+        self.due.append((due, proc))
+        if not self.armed:
+            loop.call_at(due, self._snapshots)
+            self.armed = True
+
+    def forget(self, fds: tuple[int, ...]) -> None:
+        """Take these descriptors out of the set before they are closed (a
+        child that inherited one for a moment would otherwise keep it in)."""
+        for fd in fds:
+            if self.procs.pop(fd, None) is not None:
+                try:
+                    self.poller.unregister(fd)
+                except OSError:
+                    pass
+
+    def _ready(self) -> None:
+        procs = self.procs
+        exited: list[ShellProcess] = []
+        with_output: set[ShellProcess] = set()
+        for fd, _ in self.poller.poll(0):
+            proc = procs.get(fd)
+            if proc is None:
+                continue
+            if fd == proc._pidfd:
+                exited.append(proc)
+            else:
+                proc._loop_read(fd)
+                with_output.add(proc)
+        for proc in exited:
+            proc._loop_exit(proc in with_output)
+
+    def _snapshots(self) -> None:
+        self.armed = False
+        loop = self.loop()
+        if loop is None or loop.is_closed():
+            return
+        due = self.due
+        now = loop.time()
+        while due and due[0][0] <= now:
+            proc = due.popleft()[1]
+            if not proc._exited:
+                loop.run_in_executor(None, proc._remember_tree)
+                due.append((now + SNAPSHOT_INTERVAL_S, proc))  # still in order: later than all queued
+        if due:
+            loop.call_at(due[0][0], self._snapshots)
+            self.armed = True
+
+
+# id(loop) -> its watcher, weakly: a closed loop's watcher goes with it
+_WATCHERS: weakref.WeakValueDictionary[int, _LoopWatcher] = weakref.WeakValueDictionary()
+
+
+def _watcher(loop: asyncio.AbstractEventLoop) -> _LoopWatcher:
+    found = _WATCHERS.get(id(loop))
+    if found is None or found.loop() is not loop:  # none yet, or an old loop's id reused
+        found = _WATCHERS[id(loop)] = _LoopWatcher(loop)
+    return found
 
 
 class ShellProcess:
@@ -56,46 +171,67 @@ class ShellProcess:
         self.background = background
         self.tag = tag
         self.started_at = time.time()
-        self._started = time.monotonic()
         self.ended_at: float | None = None
         self.exit_code: int | None = None
         self.stopped_by: str | None = None  # "bash_kill", "timeout", "session end"...
         self.stdout = OutputBuffer(head_bytes, tail_bytes)
         self.stderr = OutputBuffer(head_bytes, tail_bytes)
         self.remembered: dict[int, float] = {}  # descendant pid -> create time
-        # reused for every read; a foreground command (read on the event loop, usually
-        # short) gets a small one, since zeroing a megabyte costs more than `true` runs
-        self._chunk = memoryview(bytearray(CHUNK if background else FOREGROUND_CHUNK))
         self._lock = threading.Lock()
-        self._done = threading.Event()
+        self._exited = False
+        self._exited_event: threading.Event | None = None  # made by wait_sync only
         self._waiters: list[tuple[asyncio.AbstractEventLoop, asyncio.Future[None]]] = []
-        self.popen = subprocess.Popen(
-            argv,
-            cwd=cwd,
-            env={**env, TAG_VAR.encode(): tag.encode()},
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            start_new_session=True,
-            close_fds=True,
-            bufsize=0,
-        )
-        self.pid = self.popen.pid
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._pidfd = -1
+        # Our own pipes, passed as descriptors: Popen then wraps nothing in file
+        # objects and opens no /dev/null of its own (less work on every command).
+        self._out, out_w = os.pipe()
+        self._err, err_w = os.pipe()
+        self._fds = [self._out, out_w, self._err, err_w]  # ours to close, once
+        try:
+            self.popen = subprocess.Popen(
+                argv,
+                cwd=cwd,
+                env={**env, _TAG_VAR: tag.encode()},
+                stdin=_devnull(),
+                stdout=out_w,
+                stderr=err_w,
+                start_new_session=True,
+                close_fds=True,
+            )
+        except BaseException:
+            self._close_fds()
+            raise
+        self.pid = self.popen.pid
         if not background and self._start_on_loop():
             return  # a foreground command is read by the calling event loop: no thread to start
+        for fd in (out_w, err_w):  # the thread reads until both pipes end
+            self._fds.remove(fd)
+            os.close(fd)
+        # reused for every read by the thread; a foreground command read there (no running
+        # loop) gets a small one, since zeroing a megabyte costs more than `true` runs
+        self._chunk = memoryview(bytearray(CHUNK if background else FOREGROUND_CHUNK))
         self._thread = threading.Thread(target=self._pump, name=f"agenthost-shell-{id}", daemon=True)
         self._thread.start()
+
+    def __del__(self) -> None:
+        # a safety net for a reader that never saw the exit (its event loop was
+        # closed); cheap when, as nearly always, the reader closed everything
+        if getattr(self, "_fds", None):
+            try:
+                self._close_fds()
+            except Exception:
+                pass
 
     # -- status -------------------------------------------------------------
 
     @property
     def exited(self) -> bool:
-        return self._done.is_set()
+        return self._exited
 
     @property
     def status(self) -> str:
-        if not self._done.is_set():
+        if not self._exited:
             return "running"
         return "killed" if self.stopped_by else "exited"
 
@@ -118,31 +254,42 @@ class ShellProcess:
 
     async def wait(self, timeout: float | None) -> bool:
         """Wait for the shell to exit; False when ``timeout`` passed first."""
-        if self._done.is_set():
+        if self._exited:
             return True
         loop = asyncio.get_running_loop()
         future: asyncio.Future[None] = loop.create_future()
+        waiter = (loop, future)
         with self._lock:
-            if self._done.is_set():
+            if self._exited:
                 return True
-            self._waiters.append((loop, future))
+            self._waiters.append(waiter)
+        # the timeout resolves the same future: a plain timer, without the Timeout
+        # object, async enter/exit and task bookkeeping asyncio.timeout adds per command
+        timer = None if timeout is None else loop.call_later(timeout, _resolve, future)
         try:
-            async with asyncio.timeout(timeout):
-                await future
-            return True
-        except TimeoutError:
-            return False
+            await future
         finally:
-            with self._lock, contextlib.suppress(ValueError):
-                self._waiters.remove((loop, future))
+            if timer is not None:
+                timer.cancel()
+            if not self._exited:
+                with self._lock:
+                    if waiter in self._waiters:
+                        self._waiters.remove(waiter)
+        return self._exited
 
     def wait_sync(self, timeout: float | None) -> bool:
-        return self._done.wait(timeout)
+        with self._lock:
+            if self._exited:
+                return True
+            if self._exited_event is None:
+                self._exited_event = threading.Event()
+            event = self._exited_event
+        return event.wait(timeout)
 
     def check_exit(self) -> bool:
         """For stoppers (any thread): whether the shell has ended, reaping it
         here when the event loop that reads it no longer runs."""
-        if self._done.is_set():
+        if self._exited:
             return True
         loop = self._loop
         if loop is not None and (loop.is_closed() or not loop.is_running()) and self.popen.poll() is not None:
@@ -168,9 +315,7 @@ class ShellProcess:
         """The shell's stdout and stderr pipes, each with its buffer: made
         non-blocking, and enlarged for a background process (fewer wake-ups)."""
         pipes = []
-        for stream, buffer in ((self.popen.stdout, self.stdout), (self.popen.stderr, self.stderr)):
-            assert stream is not None
-            fd = stream.fileno()
+        for fd, buffer in ((self._out, self.stdout), (self._err, self.stderr)):
             if self.background:  # read by its own thread; a foreground one is read as it writes
                 with contextlib.suppress(OSError):
                     fcntl.fcntl(fd, _F_SETPIPE_SZ, PIPE_SIZE)
@@ -178,10 +323,15 @@ class ShellProcess:
             pipes.append((fd, buffer))
         return pipes
 
-    def _close_pipes(self) -> None:
-        for stream in (self.popen.stdout, self.popen.stderr):
-            with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
+    def _close_fds(self) -> None:
+        """Close the pipes (and the pidfd) we hold, once: the numbers may be reused right after."""
+        with self._lock:
+            fds, self._fds = self._fds, []
+        for fd in fds:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
 
     # -- reading on the event loop (foreground) -------------------------------
 
@@ -191,57 +341,65 @@ class ShellProcess:
             pidfd = os.pidfd_open(self.pid)
         except (RuntimeError, AttributeError, OSError):
             return False
-        pipes: dict[int, OutputBuffer] = {}
+        self._fds.append(pidfd)
+        self._pidfd = pidfd
+        # The pipes stay blocking (no fcntl calls): they are read only when the
+        # epoll set says so. Their write ends stay open here until the exit, so
+        # the shell's exit does not wake the loop for two ends of file before
+        # the pidfd fires: what is left in the pipes is read at the pidfd's word.
+        self._pipes = {self._out: self.stdout, self._err: self.stderr}
         try:
-            for fd, buffer in self._output_pipes():
-                loop.add_reader(fd, self._loop_read, fd)
-                pipes[fd] = buffer
-            loop.add_reader(pidfd, self._loop_exit)
-        except (NotImplementedError, RuntimeError):  # a loop without add_reader
-            for fd in pipes:
-                loop.remove_reader(fd)
+            watcher = _watcher(loop)
+            watcher.watch(loop, self, (self._out, self._err, pidfd))
+        except (NotImplementedError, RuntimeError, OSError):  # a loop without add_reader
+            self._fds.remove(pidfd)
             os.close(pidfd)
             return False
-        self._loop, self._pidfd, self._pipes = loop, pidfd, pipes
-        self._snapshot = loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
+        self._loop, self._watcher = loop, watcher
         return True
 
-    def _loop_read(self, fd: int) -> None:
-        n = self._read_into(fd)
-        if n < 0:
-            return
-        if n:
-            self._pipes[fd].feed(self._chunk[:n])
-        else:
-            self._loop.remove_reader(fd)  # type: ignore[union-attr]
-            self._pipes.pop(fd).closed = True
+    def _loop_read(self, fd: int) -> int:
+        """One read of a pipe the epoll set reported ready: the bytes read (0 at its end)."""
+        try:
+            # os.read rather than a reused buffer: a foreground command usually
+            # writes little, and this allocates only what arrived
+            data = os.read(fd, FOREGROUND_CHUNK)
+        except OSError:
+            data = b""
+        if data:
+            self._pipes[fd].feed(data)
+            return len(data)
+        self._watcher.forget((fd,))
+        self._pipes.pop(fd).closed = True
+        return 0
 
-    def _loop_exit(self) -> None:
-        loop = self._loop
-        assert loop is not None
-        loop.remove_reader(self._pidfd)
-        os.close(self._pidfd)
-        self._snapshot.cancel()
-        budget = 8 * CHUNK  # what the shell wrote before exiting; leftovers may still write
-        for fd, buffer in list(self._pipes.items()):
-            loop.remove_reader(fd)
-            while budget > 0:
-                n = self._read_into(fd)
-                if n <= 0:
+    def _loop_exit(self, more_output: bool) -> None:
+        watcher = self._watcher
+        watcher.forget((self._pidfd,))
+        # What the shell wrote before exiting is in the pipes: take it before
+        # anyone is told the process ended. Bounded, since leftovers may still
+        # write. Only a pipe that had output when the exit was seen can hold more.
+        if more_output:
+            ready = select.poll()
+            for fd in self._pipes:
+                ready.register(fd, select.POLLIN)
+            budget = 8 * CHUNK
+            while self._pipes and budget > 0:
+                fds = [fd for fd, _ in ready.poll(0) if fd in self._pipes]
+                if not fds:
                     break
-                buffer.feed(self._chunk[:n])
-                budget -= n
+                for fd in fds:
+                    n = self._loop_read(fd)
+                    budget -= n
+                    if not n:
+                        ready.unregister(fd)
+        watcher.forget(tuple(self._pipes))
+        for buffer in self._pipes.values():
             buffer.closed = True
         self._pipes.clear()
-        self._close_pipes()
+        self._close_fds()
         self.popen.wait()
         self._mark_done()
-
-    def _loop_snapshot(self) -> None:
-        if self._done.is_set() or self._loop is None or self._loop.is_closed():
-            return
-        self._loop.run_in_executor(None, self._remember_tree)
-        self._snapshot = self._loop.call_later(SNAPSHOT_INTERVAL_S, self._loop_snapshot)
 
     # -- the reader thread ----------------------------------------------------
 
@@ -259,8 +417,8 @@ class ShellProcess:
             pidfd = None
         next_snapshot = time.monotonic() + SNAPSHOT_INTERVAL_S
         try:
-            while pipes or not self._done.is_set():
-                timeout = SNAPSHOT_INTERVAL_S if pidfd is not None or self._done.is_set() else 0.05
+            while pipes or not self._exited:
+                timeout = SNAPSHOT_INTERVAL_S if pidfd is not None or self._exited else 0.05
                 for key, _ in sel.select(timeout):
                     if key.data is None:
                         sel.unregister(key.fd)
@@ -269,16 +427,16 @@ class ShellProcess:
                         self._on_exit(sel, pipes)
                     else:
                         self._read(key.fd, sel, pipes)
-                if not self._done.is_set() and pidfd is None and self.popen.poll() is not None:
+                if not self._exited and pidfd is None and self.popen.poll() is not None:
                     self._on_exit(sel, pipes)
-                if self._done.is_set() and not self.background:
+                if self._exited and not self.background:
                     break  # the caller reaps leftovers; their late output is not waited for
                 now = time.monotonic()
                 if now >= next_snapshot:
                     next_snapshot = now + SNAPSHOT_INTERVAL_S
                     self._remember_tree()
         except Exception:  # the reader must never die silently with a live child
-            if not self._done.is_set():
+            if not self._exited:
                 with contextlib.suppress(Exception):
                     self.popen.wait()
                 self._mark_done()
@@ -291,7 +449,7 @@ class ShellProcess:
                 with contextlib.suppress(OSError):
                     os.close(pidfd)
             sel.close()
-            self._close_pipes()
+            self._close_fds()
 
     def _read_into(self, fd: int) -> int:
         """Bytes read into the chunk buffer; 0 at the end, -1 for "nothing now"."""
@@ -326,12 +484,15 @@ class ShellProcess:
 
     def _mark_done(self) -> None:
         with self._lock:
-            if self._done.is_set():
+            if self._exited:
                 return
             self.exit_code = self.popen.returncode
             self.ended_at = time.time()
-            self._done.set()
+            self._exited = True
             waiters, self._waiters = self._waiters, []
+            event = self._exited_event
+        if event is not None:
+            event.set()
         try:
             here = asyncio.get_running_loop()
         except RuntimeError:  # the reader thread
@@ -347,7 +508,7 @@ class ShellProcess:
         import psutil
 
         roots: list[psutil.Process] = []
-        if not self._done.is_set():
+        if not self._exited:
             with contextlib.suppress(psutil.Error):
                 roots.append(psutil.Process(self.pid))
         for pid, created in list(self.remembered.items()):

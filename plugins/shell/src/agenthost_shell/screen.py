@@ -72,8 +72,8 @@ BUILTIN_RULES: tuple[Rule, ...] = (
     ),
     _rule("fork-bomb", r":\s*\(\)\s*\{.*\}\s*;\s*:", "fork bomb"),
     _rule(
-        "fork-bomb-named",
-        r"\b(\w+)\s*\(\)\s*\{\s*\1\s*\|\s*\1\s*&\s*\}",
+        "fork-bomb-named",  # a named group: the rules are also joined into one pattern
+        r"\b(?P<bomb>\w+)\s*\(\)\s*\{\s*(?P=bomb)\s*\|\s*(?P=bomb)\s*&\s*\}",
         "fork bomb",
     ),
     _rule(
@@ -86,9 +86,20 @@ BUILTIN_RULES: tuple[Rule, ...] = (
 )
 
 
+_ANY_RULE: list[re.Pattern[str]] = []
+
+
+def _any_rule() -> re.Pattern[str]:
+    """Every built-in rule joined into one pattern, compiled on the first check:
+    a command that matches none (nearly all) costs one search, not one per rule."""
+    if not _ANY_RULE:
+        _ANY_RULE.append(re.compile("|".join(f"(?:{rule.source})" for rule in BUILTIN_RULES), re.I))
+    return _ANY_RULE[0]
+
+
 def check(command: str, settings: ShellSettings) -> None:
     """Raise ``Denied`` naming the rule when ``command`` is refused."""
-    if settings.builtin_screen:
+    if settings.builtin_screen and _any_rule().search(command):
         for rule in BUILTIN_RULES:
             if rule.pattern.search(command):
                 raise Denied(
@@ -126,6 +137,11 @@ def _secret_name(name: bytes) -> bool:
     return _SECRET_NAME_BYTES.search(name) is not None
 
 
+# (names of the source environment, env_passthrough) -> the names to drop; one entry,
+# replaced whenever the host's environment gained or lost a variable
+_DROP: list[tuple[frozenset[bytes], list[str], tuple[bytes, ...]]] = []
+
+
 def child_environment(
     settings: ShellSettings, source: Mapping[bytes, bytes] | None = None
 ) -> dict[bytes, bytes]:
@@ -135,10 +151,20 @@ def child_environment(
     if source is None:
         # os.environb's own dict when it has one: copying it skips a per-key round trip
         source = getattr(os.environb, "_data", None) or os.environb
-    env = dict(source)
+    env = dict(source)  # a snapshot: the checks below see one consistent set of names
     keep = settings.env_passthrough
-    for name in [n for n in env if _secret_name(n)]:
-        text = os.fsdecode(name)
-        if not any(fnmatch.fnmatchcase(text, k) for k in keep):
-            del env[name]
+    # The names to drop depend only on the set of names: comparing that set with
+    # the last one is cheaper than screening every name on every command.
+    cached = _DROP[0] if _DROP else None
+    if cached is not None and cached[1] == keep and env.keys() == cached[0]:
+        drop = cached[2]
+    else:
+        drop = tuple(
+            name
+            for name in env
+            if _secret_name(name) and not any(fnmatch.fnmatchcase(os.fsdecode(name), k) for k in keep)
+        )
+        _DROP[:] = [(frozenset(env), list(keep), drop)]
+    for name in drop:
+        del env[name]
     return env
