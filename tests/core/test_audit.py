@@ -76,3 +76,29 @@ async def test_audit_can_be_turned_off(make_host, workspace: Path) -> None:
     host = await make_host(hooks=[TestTools()], config={"audit": {"enabled": False}})
     await host.call("limited")
     assert not (workspace / ".agenthost").exists()
+
+
+def test_records_go_to_the_file_of_their_local_day(tmp_path: Path, monkeypatch) -> None:
+    import time
+    from types import SimpleNamespace
+
+    from agenthost import audit
+
+    clock = [time.mktime((2026, 11, 22, 23, 59, 58, 0, 0, -1))]
+    fake = SimpleNamespace(
+        time=lambda: clock[0],
+        localtime=lambda: time.localtime(clock[0]),
+        strftime=time.strftime,
+        mktime=time.mktime,
+    )
+    monkeypatch.setattr(audit, "time", fake)
+    log = audit.AuditLog(tmp_path)
+    log.write({"n": 1})
+    clock[0] += 1  # 23:59:59, same day
+    log.write({"n": 2})
+    clock[0] += 2  # 00:00:01 the next day
+    log.write({"n": 3})
+    log.close()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["2026-11-22.jsonl", "2026-11-23.jsonl"]
+    assert (tmp_path / "2026-11-22.jsonl").read_text().count("\n") == 2
+    assert json.loads((tmp_path / "2026-11-23.jsonl").read_text()) == {"n": 3}

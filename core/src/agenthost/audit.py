@@ -46,26 +46,27 @@ class AuditLog:
     def __init__(self, folder: Path) -> None:
         self.folder = folder
         self._lock = threading.Lock()
-        self._day = ""
         self._fd = -1
+        self._day_ends = 0.0  # when the open file's local day ends (a clock check per record, not a strftime)
 
     def write(self, record: dict[str, Any]) -> None:
         line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode()
         with self._lock:
-            day = time.strftime("%Y-%m-%d")
-            if day != self._day:
-                self._open(day)
+            if time.time() >= self._day_ends:
+                self._open()
             os.write(self._fd, line)
 
-    def _open(self, day: str) -> None:
+    def _open(self) -> None:
         if self._fd >= 0:
             os.close(self._fd)
+        now = time.localtime()
         self.folder.mkdir(parents=True, exist_ok=True)
-        self._fd = os.open(self.folder / f"{day}.jsonl", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
-        self._day = day
+        name = time.strftime("%Y-%m-%d.jsonl", now)
+        self._fd = os.open(self.folder / name, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+        self._day_ends = time.mktime((now.tm_year, now.tm_mon, now.tm_mday + 1, 0, 0, 0, 0, 0, -1))
 
     def close(self) -> None:
         with self._lock:
             if self._fd >= 0:
                 os.close(self._fd)
-                self._fd, self._day = -1, ""
+                self._fd, self._day_ends = -1, 0.0
