@@ -21,6 +21,9 @@ SECRET_VALUE = re.compile(
     r"AKIA[0-9A-Z]{16}|Bearer\s+[A-Za-z0-9._\-]{16,}|eyJ[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]{10,}\.[A-Za-z0-9_\-]+)"
 )
 REDACTED = "[REDACTED]"
+_ENCODER = json.JSONEncoder(
+    ensure_ascii=False, default=str
+)  # built once: json.dumps with options builds one per call
 MAX_VALUE_CHARS = 2000
 
 
@@ -50,7 +53,7 @@ class AuditLog:
         self._day_ends = 0.0  # when the open file's local day ends (a clock check per record, not a strftime)
 
     def write(self, record: dict[str, Any]) -> None:
-        line = (json.dumps(record, ensure_ascii=False, default=str) + "\n").encode()
+        line = (_ENCODER.encode(record) + "\n").encode()
         with self._lock:
             if time.time() >= self._day_ends:
                 self._open()
