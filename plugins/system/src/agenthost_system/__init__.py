@@ -2,20 +2,22 @@
 
 This module only declares the tools: each imports its implementation (capture,
 desktop, reveal, sysinfo) on its first call, so listing tools does not pay for
-them. Return annotations say ``list[Any]`` rather than ``list[Block]`` because
-the schema builder resolves every annotation, and ``Block`` would load the
-result classes at listing.
+them.
 """
 
 from __future__ import annotations
 
 import shutil
 from dataclasses import asdict, dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal
 
-from agenthost import NotFound, Param, ToolContext, hookimpl, tool
+from agenthost import NotFound, Param, hookimpl, tool
 from agenthost_system import environment
 from agenthost_system.settings import SystemSettings
+
+if TYPE_CHECKING:
+    from agenthost import ToolContext
+    from agenthost.results import Block
 
 Coordinate = Annotated[list[int], Param(min_length=2, max_length=2)]
 Action = Literal[
@@ -54,7 +56,7 @@ def screenshot(
     monitor: Annotated[int, Param(ge=0)] | None = None,
     region: Region | None = None,
     ctx: ToolContext = None,  # type: ignore[assignment]
-) -> list[Any]:
+) -> list[Block]:
     """Capture the desktop (whole screen, one monitor, or a region) as a PNG.
 
     The full-resolution PNG is saved in the workspace; the image returned is
@@ -94,7 +96,7 @@ async def computer(
     scroll_direction: ScrollDirection | None = None,
     scroll_amount: Annotated[int, Param(ge=1, le=50)] = 3,
     ctx: ToolContext = None,  # type: ignore[assignment]
-) -> list[Any]:
+) -> list[Block]:
     """Control the desktop's mouse and keyboard (X11, through xdotool).
 
     Coordinates are pixels of this session's last screenshot (take one first
@@ -116,7 +118,7 @@ async def computer(
 
 
 @tool(level="read")
-async def system_info(ctx: ToolContext = None) -> list[Any]:  # type: ignore[assignment]
+async def system_info(ctx: ToolContext = None) -> list[Block]:  # type: ignore[assignment]
     """Report the OS, CPU, memory, disks and the busiest processes of this machine."""
     import asyncio
 
