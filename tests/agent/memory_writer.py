@@ -1,7 +1,7 @@
 """Run as a separate process by test_memory: one host writing memories.
 
 usage: python memory_writer.py WORKSPACE PREFIX COUNT GO_FILE
-Prints "ready" once its host is up, then waits until GO_FILE exists, so that
+Prints "ready" once its host and memory store are up, then waits until GO_FILE exists, so that
 two writers start together.
 """
 
@@ -17,6 +17,11 @@ from agenthost import Host
 
 async def main(workspace: str, prefix: str, count: int, go_file: str) -> None:
     async with Host(workspace, config={}, plugins=["agent"]) as host:
+        # the memory store opens on the first call: open it now, so that "ready"
+        # means both writers can write at once (the schema is made by then)
+        opened = await host.call("memory", {"action": "list"})
+        if not opened.ok:
+            sys.exit(f"opening the store failed: {opened.text}")
         print("ready", flush=True)
         deadline = time.monotonic() + 60
         while not Path(go_file).exists():
