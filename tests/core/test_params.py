@@ -162,3 +162,16 @@ def test_defaults_and_listing_import_no_pydantic(tmp_path: Path) -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["False", "False"]
+
+
+def test_a_pydantic_model_still_serves_as_a_section(workspace: Path) -> None:
+    from pydantic import BaseModel, ConfigDict
+
+    class Legacy(BaseModel):  # how third-party plugins wrote tables before Section was a dataclass
+        model_config = ConfigDict(extra="forbid")
+        size: int = 1
+
+    assert Config.load(workspace).section("tool", Legacy) == Legacy()
+    assert config_with(workspace, {"size": 3}).section("tool", Legacy).size == 3
+    with pytest.raises(ConfigError, match="plugins.tool.sise: unknown key"):
+        config_with(workspace, {"sise": 3}).section("tool", Legacy)
