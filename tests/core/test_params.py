@@ -173,5 +173,5 @@ def test_a_pydantic_model_still_serves_as_a_section(workspace: Path) -> None:
 
     assert Config.load(workspace).section("tool", Legacy) == Legacy()
     assert config_with(workspace, {"size": 3}).section("tool", Legacy).size == 3
-    with pytest.raises(ConfigError, match="plugins.tool.sise: unknown key"):
+    with pytest.raises(ConfigError, match=r"plugins\.tool\.sise: unknown key"):
         config_with(workspace, {"sise": 3}).section("tool", Legacy)
