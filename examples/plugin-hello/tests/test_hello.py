@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agenthost.testing import check_conformance
+from agenthost.testing import check_conformance, list_fresh
 
 
 async def test_hello(make_host):
@@ -33,3 +33,11 @@ async def test_every_tool_conforms(make_host, workspace):
     host = await make_host(plugins=["hello"])
     for name in host.tools:
         assert await check_conformance(host, name) == []
+
+
+def test_listing_stays_light(tmp_path):
+    # `agenthost tools` imports every installed plugin: this one brings nothing heavy
+    listing = list_fresh(["hello"], tmp_path)
+    assert listing.tools == ["count_words", "hello"]
+    assert listing.loaded("agenthost_hello") == ["agenthost_hello"]
+    assert listing.imported() == []
