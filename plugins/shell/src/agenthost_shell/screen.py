@@ -121,14 +121,10 @@ def check(command: str, settings: ShellSettings) -> None:
                 )
 
 
-_SECRET_NAME = re.compile(
-    r"(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)S?$|^AGENTHOST_TOKEN$", re.I
+# environment names are bytes here (os.environb): matched without decoding
+_SECRET_NAME_BYTES = re.compile(
+    rb"(?:^|_)(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PASSPHRASE|CREDENTIALS?)S?$|^AGENTHOST_TOKEN$", re.I
 )
-_SECRET_NAME_BYTES = re.compile(_SECRET_NAME.pattern.encode(), re.I)
-
-
-def is_secret_name(name: str) -> bool:
-    return _SECRET_NAME.search(name) is not None
 
 
 @functools.lru_cache(maxsize=4096)
