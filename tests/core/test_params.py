@@ -175,3 +175,14 @@ def test_a_pydantic_model_still_serves_as_a_section(workspace: Path) -> None:
     assert config_with(workspace, {"size": 3}).section("tool", Legacy).size == 3
     with pytest.raises(ConfigError, match=r"plugins\.tool\.sise: unknown key"):
         config_with(workspace, {"sise": 3}).section("tool", Legacy)
+
+
+def test_a_table_is_validated_once_per_config(workspace: Path) -> None:
+    config = config_with(workspace, {"name": "y"})
+    first = config.section("tool", ToolSettings)
+    assert config.section("tool", ToolSettings) is first
+    assert Config.load(workspace).section("tool", ToolSettings) is not first  # another config, its own
+    bad = config_with(workspace, {"nmae": "y"})
+    for _ in range(2):  # a bad table fails on every call, not only the first
+        with pytest.raises(ConfigError, match="unknown key"):
+            bad.section("tool", ToolSettings)

@@ -88,6 +88,7 @@ class Config:
         self.path = path
         state = Path(data.host.state_dir)
         self.state_dir = state if state.is_absolute() else workspace / state
+        self._sections: dict[tuple[str, Any], Any] = {}
 
     @property
     def host(self) -> HostSettings:
@@ -111,11 +112,16 @@ class Config:
 
     def section(self, name: str, model: type[S]) -> S:
         """Validate ``[plugins.<name>]`` against ``model``, a ``Section`` (or any
-        type pydantic validates); defaults, unvalidated, when the table is absent."""
-        raw = self.data.plugins.get(name)
-        if not raw:
-            return model()
-        return _validate(model, raw, self.source, prefix=f"plugins.{name}")
+        type pydantic validates); defaults, unvalidated, when the table is absent.
+
+        Validated once per config: every later call (a tool's, on every call)
+        gets the same object, so treat it as read-only."""
+        found: S | None = self._sections.get((name, model))
+        if found is None:
+            raw = self.data.plugins.get(name)
+            found = model() if not raw else _validate(model, raw, self.source, prefix=f"plugins.{name}")
+            self._sections[name, model] = found
+        return found
 
     @classmethod
     def load(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Annotated, Literal
 
 from agenthost import Param
-from agenthost.config import Config, Section
+from agenthost.config import Section
 
 if TYPE_CHECKING:
     from agenthost import ToolContext
@@ -19,14 +19,6 @@ class FsSettings(Section):
     list_limit: Annotated[int, Param(ge=1)] = 1000  # list_dir entries per call
 
 
-_cache: dict[int, tuple[Config, FsSettings]] = {}
-
-
 def settings(ctx: ToolContext) -> FsSettings:
-    """This host's settings (validated once per config)."""
-    config = ctx.config
-    hit = _cache.get(id(config))
-    if hit is None or hit[0] is not config:
-        hit = (config, config.section("fs", FsSettings))
-        _cache[id(config)] = hit
-    return hit[1]
+    """This host's settings (the config validates them once)."""
+    return ctx.config.section("fs", FsSettings)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from agenthost import hookimpl
-from agenthost_shell.settings import ShellSettings, remember_settings
+from agenthost_shell.settings import ShellSettings
 from agenthost_shell.tools import bash, bash_kill, bash_list, bash_output
 
 __all__ = ["ProcessManager", "ShellSettings", "bash", "bash_kill", "bash_list", "bash_output"]
@@ -25,8 +25,8 @@ def __getattr__(name: str) -> Any:
 
 
 @hookimpl
-def agenthost_register_tools(register: Any, config: Any, host: Any) -> None:
-    remember_settings(host, config.section("shell", ShellSettings))
+def agenthost_register_tools(register: Any, config: Any) -> None:
+    config.section("shell", ShellSettings)  # a bad [plugins.shell] table fails here, naming the key
     for item in (bash, bash_output, bash_kill, bash_list):
         register(item)
 

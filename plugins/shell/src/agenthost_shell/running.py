@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from agenthost.errors import NotFound, ToolFailure
 from agenthost_shell.manager import ProcessManager
 from agenthost_shell.process import ShellProcess
-from agenthost_shell.settings import settings_for
+from agenthost_shell.settings import ShellSettings
 from agenthost_shell.tools import DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS
 
 if TYPE_CHECKING:
@@ -29,7 +29,9 @@ def manager_for(session: Session) -> ProcessManager:
     host = session.host
 
     def make() -> ProcessManager:
-        return ProcessManager(settings_for(host), host.workspace.root, host, host.workspace.protected)
+        return ProcessManager(
+            host.config.section("shell", ShellSettings), host.workspace.root, host, host.workspace.protected
+        )
 
     return session.state(STATE_KEY, make)
 

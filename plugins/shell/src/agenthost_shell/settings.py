@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import re
-import weakref
 from dataclasses import field
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from agenthost import Param
 from agenthost.config import Section
@@ -46,19 +45,3 @@ class ShellSettings(Section):
     """Let sandboxed commands use the network."""
     sandbox_writable: list[str] = field(default_factory=list)
     """Extra folders sandboxed commands may write (besides the workspace and a private /tmp)."""
-
-
-_by_host: weakref.WeakKeyDictionary[Any, ShellSettings] = weakref.WeakKeyDictionary()
-
-
-def settings_for(host: Any) -> ShellSettings:
-    """The host's ``[plugins.shell]`` table, validated once."""
-    found = _by_host.get(host)
-    if found is None:
-        found = _by_host[host] = host.config.section("shell", ShellSettings)
-    return found
-
-
-def remember_settings(host: Any, settings: ShellSettings) -> None:
-    if host is not None:
-        _by_host[host] = settings

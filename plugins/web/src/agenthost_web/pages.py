@@ -72,7 +72,7 @@ class PageCache:
 
 
 def settings_of(ctx: ToolContext) -> WebSettings:
-    return ctx.state("web.settings", lambda: ctx.config.section("web", WebSettings))
+    return ctx.config.section("web", WebSettings)
 
 
 def client_of(ctx: ToolContext, settings: WebSettings) -> GuardedClient:
